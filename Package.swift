@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers, bottom to top. The four libraries in the middle know nothing of trips:
+//   C system libraries  ->  HTTPServer, Mustache, Persistence, Imaging  ->  WishlistCore  ->  WishlistWeb  ->  wishlist
+let package = Package(
+    name: "Wishlist",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "wishlist", targets: ["wishlist"]),
+    ],
+    targets: [
+        // C libraries from Debian's -dev packages (module map + pkg-config).
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CVips", pkgConfig: "vips",
+                       providers: [.apt(["libvips-dev"])]),
+        .systemLibrary(name: "CMagic", pkgConfig: "libmagic",
+                       providers: [.apt(["libmagic-dev"])]),
+
+        // General libraries.
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        .target(name: "Mustache"),
+        .target(name: "Persistence", dependencies: ["CSQLite"]),
+        .target(name: "Imaging", dependencies: ["CVips", "CMagic"]),
+
+        // The app.
+        .target(name: "WishlistCore", dependencies: ["Persistence", "Imaging"]),
+        .target(name: "WishlistWeb", dependencies: ["HTTPServer", "Mustache", "Persistence", "Imaging", "WishlistCore"]),
+        .executableTarget(name: "wishlist", dependencies: ["WishlistWeb", "WishlistCore", "HTTPServer", "Persistence"]),
+
+        // One test target per library target.
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
+        .testTarget(name: "PersistenceTests", dependencies: ["Persistence"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "WishlistCoreTests", dependencies: ["WishlistCore", "Persistence", "Imaging"]),
+        .testTarget(name: "WishlistWebTests", dependencies: ["WishlistWeb", "WishlistCore", "HTTPServer", "Persistence", "Imaging"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
