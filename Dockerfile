@@ -1,0 +1,23 @@
+# Build stage: the official Swift image on Debian bookworm, plus the -dev packages.
+FROM swift:6.1-bookworm AS build
+RUN apt-get update && apt-get install -y --no-install-recommends \
+        pkg-config libmicrohttpd-dev libsqlite3-dev libvips-dev libmagic-dev zlib1g-dev \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY Package.swift ./
+COPY Sources ./Sources
+RUN swift build -c release --product wishlist --static-swift-stdlib \
+    && cp "$(swift build -c release --show-bin-path)/wishlist" /wishlist
+
+# Runtime stage: only the shared libraries the binary links against.
+FROM debian:bookworm-slim
+RUN apt-get update && apt-get install -y --no-install-recommends \
+        libmicrohttpd12 libsqlite3-0 libvips42 libmagic1 zlib1g \
+    && rm -rf /var/lib/apt/lists/*
+COPY --from=build /wishlist /usr/local/bin/wishlist
+COPY Templates /app/Templates
+COPY Public /app/Public
+VOLUME /data
+EXPOSE 8080
+# Inside a container the published port arrives on the container's own interface, not loopback.
+ENTRYPOINT ["wishlist", "serve", "--host", "0.0.0.0", "--port", "8080", "--data-dir", "/data", "--resources", "/app"]
