@@ -239,23 +239,24 @@ def placeholder():
 <title>No photo yet</title>
 <defs>
 <linearGradient id="ph-sky" x1="0" y1="0" x2=".35" y2="1"><stop offset="0" stop-color="#2a2a6e"/><stop offset=".55" stop-color="#4b3aa6"/><stop offset="1" stop-color="#7a4fc4"/></linearGradient>
-<radialGradient id="ph-halo" cx=".66" cy=".34" r=".45"><stop offset="0" stop-color="#c5f04a" stop-opacity=".28"/><stop offset="1" stop-color="#c5f04a" stop-opacity="0"/></radialGradient>
+<radialGradient id="ph-halo" cx=".66" cy=".34" r=".45"><stop offset="0" stop-color="#f3e8ff" stop-opacity=".32"/><stop offset="1" stop-color="#f3e8ff" stop-opacity="0"/></radialGradient>
 <linearGradient id="ph-far" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#8e7df0"/><stop offset="1" stop-color="#5b4cc8"/></linearGradient>
 <linearGradient id="ph-mid" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#5b5bd6"/><stop offset="1" stop-color="#33308f"/></linearGradient>
 <linearGradient id="ph-near" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#262266"/><stop offset="1" stop-color="#14122f"/></linearGradient>
 </defs>
 <rect width="800" height="600" fill="url(#ph-sky)"/>
 <rect width="800" height="600" fill="url(#ph-halo)"/>
-<circle cx="528" cy="206" r="62" fill="none" stroke="#c5f04a" stroke-width="6" opacity=".9"/>
-<circle cx="528" cy="206" r="86" fill="none" stroke="#c5f04a" stroke-width="2" opacity=".25"/>
+<circle cx="528" cy="206" r="62" fill="#f3efff" fill-opacity=".14" stroke="#c5f04a" stroke-width="6" stroke-opacity=".9"/>
+<circle cx="528" cy="206" r="86" fill="none" stroke="#e9e4ff" stroke-width="2" opacity=".22"/>
+<g fill="#e9e4ff" opacity=".55"><circle cx="90" cy="80" r="2.5"/><circle cx="260" cy="60" r="2"/><circle cx="380" cy="120" r="2.5"/><circle cx="720" cy="190" r="2"/><circle cx="60" cy="250" r="2"/><circle cx="700" cy="60" r="2.5"/></g>
 <g fill="none" stroke="#e9e4ff" stroke-width="4" stroke-linecap="round" opacity=".35">
 <path d="M150 150h70M180 168h80"/><path d="M620 110h60M596 128h56"/>
 </g>
 <path d="M0 420L120 330L190 372L300 250L410 360L470 318L560 392L660 300L800 380V600H0Z" fill="url(#ph-far)" opacity=".75"/>
-<path d="M300 250L330 280L312 292L342 300L300 250Z" fill="#fff" opacity=".35"/>
-<path d="M660 300L682 322L668 330L694 336Z" fill="#fff" opacity=".3"/>
+<path d="M300 250L327.5 277.5L316 272L305 284L292 274L272.5 280.5Z" fill="#f3efff" opacity=".6"/>
+<path d="M660 300L688 316L676 314L668 324L655 316L640 318.4Z" fill="#f3efff" opacity=".55"/>
 <path d="M0 470L140 380L240 450L380 330L520 450L600 410L800 500V600H0Z" fill="url(#ph-mid)"/>
-<path d="M380 330L408 356L392 364L424 372L380 330Z" fill="#fff" opacity=".3"/>
+<path d="M380 330L405 352L394 348L384 358L372 349L355 352Z" fill="#f3efff" opacity=".45"/>
 <path d="M0 540C120 500 220 486 340 508S600 560 800 520V600H0Z" fill="url(#ph-near)"/>
 <path d="M0 420L120 330L190 372L300 250L410 360L470 318L560 392L660 300L800 380" fill="none" stroke="#e9e4ff" stroke-width="4" stroke-linejoin="round" opacity=".55"/>
 <path d="M0 470L140 380L240 450L380 330L520 450L600 410L800 500" fill="none" stroke="#c5f04a" stroke-width="4" stroke-linejoin="round" opacity=".7"/>
