@@ -13,6 +13,7 @@ OUT = Path(__file__).resolve().parent.parent / "Public" / "images"
 CENTER = 64
 EMBLEM_Y = 58
 
+BRONZE, SILVER, GOLD = range(3)
 METALS = [  # light, mid, dark: bronze, silver, gold
     ("#f3c49b", "#c07a45", "#7a4020"),
     ("#ffffff", "#c4cad8", "#7d8599"),
@@ -117,11 +118,11 @@ def emblem(kind, uid):
 
 
 def emblem_gradients(kind, uid):
+    lime = (f'<linearGradient id="{uid}-lime" x1="0" y1="0" x2="0" y2="1">'
+            f'<stop offset="0" stop-color="#e4ff8c"/><stop offset="1" stop-color="#a2d324"/></linearGradient>')
     defs = {
-        "check": f'<linearGradient id="{uid}-lime" x1="0" y1="0" x2="0" y2="1">'
-                 f'<stop offset="0" stop-color="#e4ff8c"/><stop offset="1" stop-color="#9fd11e"/></linearGradient>',
-        "compass": f'<linearGradient id="{uid}-lime" x1="0" y1="0" x2="0" y2="1">'
-                   f'<stop offset="0" stop-color="#e4ff8c"/><stop offset="1" stop-color="#a6d62a"/></linearGradient>',
+        "check": lime,
+        "compass": lime,
         "blossom": f'<radialGradient id="{uid}-petal" cx=".5" cy=".5" r=".5">'
                    f'<stop offset="0" stop-color="#ffffff"/><stop offset="1" stop-color="#ffc4dc"/></radialGradient>',
         "sun": f'<radialGradient id="{uid}-sun" cx=".4" cy=".35" r=".7">'
@@ -144,7 +145,7 @@ def rosette(uid):
         radius = 57 if i % 2 == 0 else 51
         angle = math.radians(-90 + 180 * i / count)
         points.append(f"{fmt(CENTER + radius * math.cos(angle))},{fmt(EMBLEM_Y + radius * math.sin(angle))}")
-    return (f'<circle cx="{CENTER}" cy="{EMBLEM_Y}" r="58" fill="url(#{uid}-rays)"/>'
+    return (f'<circle cx="{CENTER}" cy="{EMBLEM_Y}" r="58" fill="url(#{uid}-halo)"/>'
             f'<polygon points="{" ".join(points)}" fill="url(#{uid}-rosette)" stroke="#6e4606" '
             f'stroke-opacity=".5" stroke-width="1" stroke-linejoin="round"/>')
 
@@ -161,19 +162,16 @@ def ribbon_tails(color):
 
 
 def rim_studs(tier, shape, metal):
-    """Small studs on the rim: none for bronze, a few for silver, a full ring for gold."""
-    if tier == 0:
+    """Studs on round and hexagonal rims: none for bronze, six for silver, twelve for gold."""
+    if tier == BRONZE or shape == "shield":
         return ""
-    count = 6 if tier == 1 else 12
-    radius = {"circle": 42.5, "hexagon": 43, "shield": 0}[shape]
-    if shape == "shield":
-        return ""
-    offset = -90 if shape == "hexagon" else -90 + 180 / count
+    count = 6 if tier == SILVER else 12
+    radius = 42.5 if shape == "circle" else 43
+    # The hexagon's silver studs sit on its corners; otherwise they are spaced evenly.
+    start = -90 if shape == "hexagon" else -90 + 180 / count
     dots = []
     for i in range(count):
-        a = math.radians(offset + 360 * i / count)
-        if shape == "hexagon" and tier == 1:
-            a = math.radians(-90 + 60 * i)
+        a = math.radians(start + 360 * i / count)
         dots.append(f'<circle cx="{fmt(CENTER + radius * math.cos(a))}" cy="{fmt(EMBLEM_Y + radius * math.sin(a))}" r="1.6"/>')
     return f'<g fill="{metal[0]}" opacity=".9">{"".join(dots)}</g>'
 
@@ -207,16 +205,16 @@ def badge(name, tier, count):
         + f'<clipPath id="{uid}-clip">{frame_path(frame, 6)}/></clipPath>'
         + emblem_gradients(kind, uid)
     )
-    if tier == 2:
-        defs += (f'<radialGradient id="{uid}-rays" cx=".5" cy=".5" r=".5">'
+    if tier == GOLD:
+        defs += (f'<radialGradient id="{uid}-halo" cx=".5" cy=".5" r=".5">'
                  f'<stop offset=".6" stop-color="#ffd84a" stop-opacity=".45"/>'
                  f'<stop offset="1" stop-color="#ffd84a" stop-opacity="0"/></radialGradient>'
                  f'<linearGradient id="{uid}-rosette" x1="0" y1="0" x2="0" y2="1">'
                  f'<stop offset="0" stop-color="#e8b53a"/><stop offset="1" stop-color="#8f5a0c"/></linearGradient>')
     body = []
-    if tier == 2:
+    if tier == GOLD:
         body.append(rosette(uid))
-    if tier >= 1:
+    if tier != BRONZE:
         body.append(ribbon_tails(ribbon))
     body.append(f'{frame_path(frame, -1)} fill="#000" opacity=".35" transform="translate(0 2)"/>')
     body.append(f'{frame_path(frame, 0)} fill="url(#{uid}-metal)"/>')
