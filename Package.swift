@@ -31,6 +31,10 @@ let package = Package(
         .target(name: "WishlistWeb", dependencies: ["HTTPServer", "Mustache", "Persistence", "Imaging", "WishlistCore"]),
         .executableTarget(name: "wishlist", dependencies: ["WishlistWeb", "WishlistCore", "HTTPServer", "Persistence"]),
 
+        // Benchmarks (see Benchmarks/README.md).
+        .executableTarget(name: "page-bench", dependencies: ["HTTPServer", "Mustache"], path: "Benchmarks/page",
+                          exclude: ["run"]),
+
         // One test target per library target.
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),

@@ -232,7 +232,8 @@ if (searchField) {
 const topics = document.body.dataset.liveTopics;
 if (topics && "EventSource" in window) {
   const status = document.getElementById("live-status");
-  const source = new EventSource(`/events?topics=${encodeURIComponent(topics)}`);
+  const since = encodeURIComponent(document.body.dataset.liveSince ?? "");
+  const source = new EventSource(`/events?topics=${encodeURIComponent(topics)}&since=${since}`);
   source.addEventListener("open", () => { status.hidden = true; });
   source.addEventListener("error", () => { status.hidden = false; });
   source.addEventListener("fragment", (event) => {

@@ -1,0 +1,63 @@
+# Shared helpers for the benchmark scripts: nginx as the reference server, wrk runs, medians.
+# Source it; it needs ROOT (the package root) set.
+
+bench_build() {
+    (cd "$ROOT" && swift build -c release "$@" 2>&1 | grep -E "error|warning: unre|Compiling|Build" | tail -3)
+}
+
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
+
+wait_for_port() {
+    local port=$1
+    for _ in $(seq 1 100); do
+        (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && return 0
+        sleep 0.05
+    done
+    echo "nothing listening on port $port" >&2
+    return 1
+}
+
+# start_nginx DIR PORT WORKERS: serves DIR as static files; sets NGINX_PID.
+start_nginx() {
+    local dir=$1 port=$2 workers=${3:-1}
+    local conf
+    conf=$(mktemp -d)
+    cat >"$conf/nginx.conf" <<NGINX
+worker_processes $workers;
+daemon off;
+error_log $conf/error.log;
+pid $conf/nginx.pid;
+events { worker_connections 4096; use epoll; }
+http {
+    access_log off;
+    include /etc/nginx/mime.types;
+    sendfile on; tcp_nopush on; keepalive_requests 1000000;
+    server { listen 127.0.0.1:$port; root $dir; }
+}
+NGINX
+    nginx -c "$conf/nginx.conf" -p "$conf" &
+    NGINX_PID=$!
+    wait_for_port "$port"
+}
+
+# wrk_rps URL [connections] [seconds]: prints requests/s.
+wrk_rps() {
+    local url=$1 connections=${2:-64} seconds=${3:-5}
+    wrk -t2 -c"$connections" -d"${seconds}s" "$url" | awk '/Requests\/sec/ {print $2}'
+}
+
+# wrk_latency URL connections seconds: prints "rps p50ms p99ms".
+wrk_latency() {
+    local url=$1 connections=$2 seconds=$3
+    wrk -t2 -c"$connections" -d"${seconds}s" --latency "$url" | awk '
+        /Requests\/sec/ {rps=$2}
+        /^ +50%/ {p50=$2} /^ +99%/ {p99=$2}
+        function ms(v) { if (v ~ /us$/) return v/1000; if (v ~ /ms$/) return v+0; if (v ~ /s$/) return v*1000; return v }
+        END {printf "%s %.2f %.2f\n", rps, ms(p50), ms(p99)}'
+}
+
+median() {
+    sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'
+}

@@ -1,0 +1,158 @@
+import Foundation
+import HTTPServer
+import WishlistCore
+
+/// A JSON view of the same data for scripting: `/api/trips`, `/api/trips/:id`, `/api/goals`,
+/// `/api/search?q=`. Errors under `/api/` are JSON too (see `PageRenderer.errorPage`).
+struct APIRoutes {
+    let app: WishlistApp
+    static let maxPageSize = 500
+
+    func register(on router: inout Router) {
+        router.get("/api/trips") { request in try trips(request) }
+        router.get("/api/trips/:id") { request in try trip(request) }
+        router.get("/api/goals") { _ in try goals() }
+        router.get("/api/search") { request in try search(request) }
+    }
+
+    func trips(_ request: Request) throws -> Response {
+        let limit = try boundedInteger(request.query["limit"], name: "limit", default: 100, range: 1...Self.maxPageSize)
+        let offset = try boundedInteger(request.query["offset"], name: "offset", default: 0, range: 0...Int.max)
+        let trips: [Trip]
+        if let name = request.query["collection"] {
+            guard let collection = TripCollection(rawValue: name) else {
+                throw HTTPError(.badRequest, "Unknown collection “\(name)”. Use one of: \(TripCollection.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            trips = try app.store.trips(in: collection, limit: limit, offset: offset)
+        } else {
+            trips = try app.store.recentTrips(limit: limit, offset: offset)
+        }
+        return try .json(TripList(trips: trips.map(TripJSON.init), limit: limit, offset: offset))
+    }
+
+    func trip(_ request: Request) throws -> Response {
+        let id = try RecordID(request.parameters["id"], entity: "trip")
+        guard let trip = try app.store.trip(id: id.value) else {
+            throw HTTPError(.notFound, "There is no trip number \(id.value).")
+        }
+        let order = try app.store.activitySortOrder()
+        let activities = try app.store.activities(tripID: trip.id, sortedBy: order)
+        return try .json(TripDetailJSON(trip: TripJSON(trip), activities: activities.map(ActivityJSON.init)))
+    }
+
+    func goals() throws -> Response {
+        try .json(GoalsJSON(achieved: app.store.achievedGoals().map(GoalJSON.init),
+                            upcoming: app.store.upcomingGoals().map(GoalJSON.init)))
+    }
+
+    func search(_ request: Request) throws -> Response {
+        let query = try SearchQuery(request.query["q"])
+        let results = try app.store.search(query.text)
+        return try .json(SearchJSON(query: query.text, trips: results.trips.map(TripJSON.init),
+                                    activities: results.activities.map(ActivityJSON.init)))
+    }
+
+    private func boundedInteger(_ text: String?, name: String, default defaultValue: Int, range: ClosedRange<Int>) throws -> Int {
+        guard let text else { return defaultValue }
+        guard let value = Int(text), range.contains(value) else {
+            throw HTTPError(.badRequest, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound).")
+        }
+        return value
+    }
+}
+
+// MARK: JSON shapes (stable field names for scripts)
+
+struct TripList: Encodable {
+    let trips: [TripJSON]
+    let limit: Int
+    let offset: Int
+}
+
+struct TripJSON: Encodable {
+    let id: Int64
+    let name: String
+    let subtitle: String?
+    let collection: String
+    let creationDate: Date
+    let isComplete: Bool
+    let activityCount: Int
+    let completedActivityCount: Int
+    let url: String
+
+    init(_ trip: Trip) {
+        id = trip.id
+        name = trip.name
+        subtitle = trip.subtitle
+        collection = trip.collection.rawValue
+        creationDate = trip.creationDate
+        isComplete = trip.isComplete
+        activityCount = trip.activityCount
+        completedActivityCount = trip.completedActivityCount
+        url = "/trips/\(trip.id)"
+    }
+}
+
+struct TripDetailJSON: Encodable {
+    let trip: TripJSON
+    let activities: [ActivityJSON]
+}
+
+struct ActivityJSON: Encodable {
+    let id: Int64
+    let tripID: Int64
+    let tripName: String?
+    let name: String
+    let isComplete: Bool
+    let dateCreated: Date
+    let dateEdited: Date
+
+    init(_ activity: Activity) {
+        self.init(activity, tripName: nil)
+    }
+
+    init(_ match: ActivityMatch) {
+        self.init(match.activity, tripName: match.tripName)
+    }
+
+    private init(_ activity: Activity, tripName: String?) {
+        id = activity.id
+        tripID = activity.tripID
+        self.tripName = tripName
+        name = activity.name
+        isComplete = activity.isComplete
+        dateCreated = activity.dateCreated
+        dateEdited = activity.dateEdited
+    }
+}
+
+struct GoalsJSON: Encodable {
+    let achieved: [GoalJSON]
+    let upcoming: [GoalJSON]
+}
+
+struct GoalJSON: Encodable {
+    let id: Int64
+    let name: String
+    let target: Int
+    let completedCount: Int
+    let isAchieved: Bool
+    let dateAchieved: Date?
+    let badge: String
+
+    init(_ goal: Goal) {
+        id = goal.id
+        name = goal.name
+        target = goal.target
+        completedCount = goal.completedCount
+        isAchieved = goal.isAchieved
+        dateAchieved = goal.dateAchieved
+        badge = goal.badge
+    }
+}
+
+struct SearchJSON: Encodable {
+    let query: String
+    let trips: [TripJSON]
+    let activities: [ActivityJSON]
+}

@@ -1,0 +1,311 @@
+import Foundation
+import HTTPServer
+import Mustache
+import Persistence
+import Synchronization
+import WishlistCore
+
+/// Topic names pages subscribe to. Each names the element its fragment replaces.
+enum LiveTopicName {
+    static let carousel = "carousel"
+    static let achievedGoals = "goals-achieved"
+    static let upcomingGoals = "goals-upcoming"
+
+    static func collection(_ collection: TripCollection) -> String {
+        "collection-\(collection.rawValue)"
+    }
+
+    static func trip(_ id: Int64, editing: Bool) -> [String] {
+        ["trip-header.\(id)", "\(editing ? "activity-list-edit" : "activity-list").\(id)"]
+    }
+}
+
+/// The live-update hub: one SSE stream per browser tab (`/events?topics=…`), each topic backed
+/// by a `ResultsObserver`. A commit re-runs only the queries whose tables it touched; a topic
+/// whose result really changed is rendered once and the fragment goes to all its subscribers.
+final class LiveUpdates: Sendable {
+    static let maxTopicsPerStream = 16
+    static let retryMilliseconds = 2_000
+
+    private let store: WishlistStore
+    private let pages: PageRenderer
+    private let topics = Mutex<[String: TopicState]>([:])
+
+    private struct TopicState {
+        let feed: any LiveFeed
+        var streams: [ObjectIdentifier: EventStream]
+    }
+
+    init(store: WishlistStore, pages: PageRenderer) throws {
+        self.store = store
+        self.pages = pages
+    }
+
+    func register(on router: inout Router) {
+        router.get("/events") { request in try self.openStream(request) }
+    }
+
+    /// Subscribes a new stream to the requested topics. A reconnecting browser sends
+    /// `Last-Event-ID` (a history token); a fresh page sends `since` (the token it was rendered
+    /// at). Either way, every topic that changed after that token is sent at once.
+    func openStream(_ request: Request) throws -> Response {
+        let names = (request.query["topics"] ?? "").split(separator: " ").map(String.init)
+        guard !names.isEmpty, names.count <= Self.maxTopicsPerStream else {
+            throw HTTPError(.badRequest, "Name between 1 and \(Self.maxTopicsPerStream) topics, separated by spaces.")
+        }
+        let definitions = try names.map { name in
+            guard let definition = TopicDefinition(name: name) else {
+                throw HTTPError(.badRequest, "Unknown live topic “\(name)”.")
+            }
+            return definition
+        }
+        let stream = EventStream()
+        stream.send(ServerSentEvent(retry: Self.retryMilliseconds))
+        let since = (request.headers["Last-Event-ID"] ?? request.query["since"]).flatMap(Int64.init)
+        for definition in definitions {
+            let feed = try subscribe(stream, to: definition)
+            if let since, try changed(definition.tables, after: since) {
+                send(try feed.currentFragment(), token: try store.database.latestHistoryToken(), to: [stream])
+            }
+        }
+        let topicNames = definitions.map(\.name)
+        stream.onClose { [weak self] in self?.unsubscribe(stream, from: topicNames) }
+        return .eventStream(stream)
+    }
+
+    /// Call before reading a page's data: the token goes into the page, its script passes it
+    /// back as `since`, and whatever changed in between is sent as soon as the stream opens.
+    func subscription(_ topics: [String]) -> LiveSubscription {
+        LiveSubscription(topics: topics, since: (try? store.database.latestHistoryToken()) ?? 0)
+    }
+
+    func stop() {
+        let states = topics.withLock { topics in
+            defer { topics.removeAll() }
+            return Array(topics.values)
+        }
+        for state in states {
+            state.feed.cancel()
+            state.streams.values.forEach { $0.close() }
+        }
+    }
+
+    var subscriberCount: Int {
+        topics.withLock { $0.values.reduce(0) { $0 + $1.streams.count } }
+    }
+
+    // MARK: Subscriptions
+
+    private func subscribe(_ stream: EventStream, to definition: TopicDefinition) throws -> any LiveFeed {
+        if let feed = topics.withLock({ topics -> (any LiveFeed)? in
+            topics[definition.name]?.streams[ObjectIdentifier(stream)] = stream
+            return topics[definition.name]?.feed
+        }) {
+            return feed
+        }
+        // Made outside the lock: starting a feed runs its query.
+        let feed = try makeFeed(definition)
+        let (winner, loser) = topics.withLock { topics -> (any LiveFeed, (any LiveFeed)?) in
+            if let existing = topics[definition.name] {
+                topics[definition.name]?.streams[ObjectIdentifier(stream)] = stream
+                return (existing.feed, feed)
+            }
+            topics[definition.name] = TopicState(feed: feed, streams: [ObjectIdentifier(stream): stream])
+            return (feed, nil)
+        }
+        loser?.cancel()
+        return winner
+    }
+
+    private func unsubscribe(_ stream: EventStream, from names: [String]) {
+        let emptied = topics.withLock { topics -> [any LiveFeed] in
+            names.compactMap { name in
+                topics[name]?.streams[ObjectIdentifier(stream)] = nil
+                guard let state = topics[name], state.streams.isEmpty else { return nil }
+                topics[name] = nil
+                return state.feed
+            }
+        }
+        emptied.forEach { $0.cancel() }
+    }
+
+    private func broadcast(_ fragment: Fragment, token: Int64, topic: String) {
+        let streams = topics.withLock { topics in topics[topic].map { Array($0.streams.values) } ?? [] }
+        send(fragment, token: token, to: streams)
+    }
+
+    private func send(_ fragment: Fragment, token: Int64, to streams: [EventStream]) {
+        guard let data = try? String(decoding: JSONEncoder().encode(fragment), as: UTF8.self) else { return }
+        let event = ServerSentEvent(id: String(token), event: "fragment", data: data)
+        streams.forEach { $0.send(event) }
+    }
+
+    private func changed(_ tables: Set<String>, after token: Int64) throws -> Bool {
+        try !store.database.fetchHistory(after: token, entities: tables, limit: 1).isEmpty
+    }
+
+    // MARK: Feeds
+
+    private func makeFeed(_ definition: TopicDefinition) throws -> any LiveFeed {
+        let name = definition.name
+        let onChange: @Sendable (Fragment, Int64) -> Void = { [weak self] fragment, token in
+            self?.broadcast(fragment, token: token, topic: name)
+        }
+        let pages = self.pages
+        let elementID = definition.elementID
+        switch definition.kind {
+        case .carousel:
+            return try Feed(store.database, tables: definition.tables, elementID: elementID, onChange: onChange,
+                            fetch: { db in try TripQueries.recentTrips(db, limit: WishlistPage.carouselSize) },
+                            render: { trips in try pages.fragment("partials/carousel", WishlistPage.carouselContext(recent: trips)) })
+        case .collection(let collection):
+            return try Feed(store.database, tables: definition.tables, elementID: elementID, onChange: onChange,
+                            fetch: { db in
+                                CollectionRow(trips: try TripQueries.trips(db, in: collection, limit: WishlistPage.cardsPerRow, offset: 0),
+                                              count: try TripQueries.tripCount(db, in: collection))
+                            },
+                            render: { row in
+                                try pages.fragment("partials/collection-row", WishlistPage.rowContext(collection, trips: row.trips, tripCount: row.count))
+                            })
+        case .achievedGoals:
+            return try Feed(store.database, tables: definition.tables, elementID: elementID, onChange: onChange,
+                            fetch: { db in try GoalQueries.achieved(db) },
+                            render: { goals in try pages.fragment("partials/goals-achieved", GoalsPage.achievedContext(goals)) })
+        case .upcomingGoals:
+            return try Feed(store.database, tables: definition.tables, elementID: elementID, onChange: onChange,
+                            fetch: { db in try GoalQueries.upcoming(db) },
+                            render: { goals in try pages.fragment("partials/goals-upcoming", GoalsPage.upcomingContext(goals)) })
+        case .tripHeader(let id):
+            return try Feed(store.database, tables: definition.tables, elementID: elementID, onChange: onChange,
+                            fetch: { db in try TripQueries.trip(db, id: id) },
+                            render: { trip in
+                                guard let trip else { return "" }
+                                return try pages.fragment("partials/trip-header", TripPage.headerContext(trip))
+                            })
+        case .activityList(let id, let editing):
+            return try Feed(store.database, tables: definition.tables, elementID: elementID, onChange: onChange,
+                            fetch: { db -> ActivityListState? in
+                                guard let trip = try TripQueries.trip(db, id: id) else { return nil }
+                                let order = try PreferenceQueries.activitySortOrder(db)
+                                return ActivityListState(trip: trip, order: order,
+                                                         activities: try ActivityQueries.activities(db, tripID: id, sortedBy: order))
+                            },
+                            render: { state in
+                                guard let state else { return "" }
+                                return try pages.fragment("partials/activity-list",
+                                                          TripPage.listContext(state.trip, activities: state.activities, order: state.order, editing: editing))
+                            })
+        }
+    }
+}
+
+/// The topics a page shows and the history token its data is at least as new as.
+struct LiveSubscription {
+    let topics: [String]
+    let since: Int64
+}
+
+/// What a browser receives: the element to replace and its new HTML.
+struct Fragment: Encodable, Sendable {
+    let target: String
+    let html: String
+}
+
+private struct CollectionRow: Equatable, Sendable {
+    let trips: [Trip]
+    let count: Int
+}
+
+private struct ActivityListState: Equatable, Sendable {
+    let trip: Trip
+    let order: ActivitySortOrder
+    let activities: [Activity]
+}
+
+/// A parsed topic name with the tables its query reads.
+struct TopicDefinition {
+    enum Kind {
+        case carousel, achievedGoals, upcomingGoals
+        case collection(TripCollection)
+        case tripHeader(Int64)
+        case activityList(Int64, editing: Bool)
+    }
+
+    let name: String
+    let kind: Kind
+
+    init?(name: String) {
+        self.name = name
+        switch name {
+        case LiveTopicName.carousel: kind = .carousel
+        case LiveTopicName.achievedGoals: kind = .achievedGoals
+        case LiveTopicName.upcomingGoals: kind = .upcomingGoals
+        default:
+            if let collection = TripCollection.allCases.first(where: { LiveTopicName.collection($0) == name }) {
+                kind = .collection(collection)
+                return
+            }
+            let parts = name.split(separator: ".")
+            guard parts.count == 2, let id = Int64(parts[1]), id > 0 else { return nil }
+            switch parts[0] {
+            case "trip-header": kind = .tripHeader(id)
+            case "activity-list": kind = .activityList(id, editing: false)
+            case "activity-list-edit": kind = .activityList(id, editing: true)
+            default: return nil
+            }
+        }
+    }
+
+    /// The id of the element the fragment replaces.
+    var elementID: String {
+        switch kind {
+        case .carousel, .achievedGoals, .upcomingGoals, .collection: name
+        case .tripHeader: "trip-header"
+        case .activityList: "activity-list"
+        }
+    }
+
+    var tables: Set<String> {
+        switch kind {
+        case .carousel, .collection, .tripHeader: ["Trip", "TripImage"]
+        case .achievedGoals, .upcomingGoals: ["Goal"]
+        case .activityList: ["Trip", "Activity", "Preference"]
+        }
+    }
+}
+
+/// A type-erased topic feed, so topics of different value types share one table.
+protocol LiveFeed: AnyObject, Sendable {
+    func currentFragment() throws -> Fragment
+    func cancel()
+}
+
+/// A `ResultsObserver` plus the partial that renders its value: rendered once per change.
+private final class Feed<Value: Equatable & Sendable>: LiveFeed {
+    private let observer: ResultsObserver<Value>
+    private let render: @Sendable (Value) throws -> String
+    private let elementID: String
+    private let subscription: ObservationCancellable
+
+    init(_ database: Database, tables: Set<String>, elementID: String,
+         onChange: @escaping @Sendable (Fragment, Int64) -> Void,
+         fetch: @escaping @Sendable (Connection) throws -> Value,
+         render: @escaping @Sendable (Value) throws -> String) throws {
+        let observer = try ResultsObserver(database: database, tables: tables, fetch: fetch)
+        self.observer = observer
+        self.render = render
+        self.elementID = elementID
+        subscription = observer.subscribe { value, token in
+            guard let html = try? render(value) else { return }
+            onChange(Fragment(target: elementID, html: html), token)
+        }
+    }
+
+    func currentFragment() throws -> Fragment {
+        Fragment(target: elementID, html: try render(observer.value))
+    }
+
+    func cancel() {
+        subscription.cancel()
+    }
+}

@@ -1,0 +1,40 @@
+import HTTPServer
+import Mustache
+import WishlistCore
+
+/// New Trip (`/trips/new`, also the dialog behind "+" on the Wishlist tab); saving posts to `/trips`.
+struct NewTripPage {
+    let app: WishlistApp
+
+    func register(on router: inout Router) {
+        router.get("/trips/new") { request in
+            try render(TripForm.empty, for: request, status: .ok)
+        }
+        router.post("/trips") { request in try create(request) }
+    }
+
+    func create(_ request: Request) throws -> Response {
+        var form = TripForm(form: request.form)
+        guard let draft = form.draft() else {
+            return try render(form, for: request, status: .unprocessableContent)
+        }
+        do {
+            _ = try app.store.addTrip(draft)
+        } catch let error as ValidationError {
+            form.record(error)
+            return try render(form, for: request, status: .unprocessableContent)
+        }
+        // The new trip is now first in the carousel.
+        return .redirect(to: "/")
+    }
+
+    static func formContext(_ form: TripForm, formID: String, cancelURL: String, maxPhotoBytes: Int) -> [String: MustacheValue] {
+        form.context(formID: formID, action: "/trips", heading: "New Trip", submitLabel: "Save",
+                     cancelURL: cancelURL, photo: PhotoFieldView(maxBytes: maxPhotoBytes))
+    }
+
+    private func render(_ form: TripForm, for request: Request, status: HTTPStatus) throws -> Response {
+        let context = Self.formContext(form, formID: "new-trip", cancelURL: "/", maxPhotoBytes: app.configuration.maxPhotoBytes)
+        return try app.pages.page("trip-new", for: request, tab: .wishlist, status: status, ["form": .object(context)])
+    }
+}

@@ -1,0 +1,85 @@
+import HTTPServer
+import Mustache
+import WishlistCore
+
+/// The trip form's values and messages, shared by New Trip and the trip page's edit mode.
+/// The server re-renders it with the user's own input and a message next to each bad field.
+struct TripForm {
+    var name = ""
+    var subtitle = ""
+    var collection = TripCollection.winterRetreats.rawValue
+    var errors: [String: String] = [:]
+
+    static let empty = TripForm()
+
+    init() {}
+
+    init(trip: Trip) {
+        name = trip.name
+        subtitle = trip.subtitle ?? ""
+        collection = trip.collection.rawValue
+    }
+
+    init(form: FormFields) {
+        name = form["name"] ?? ""
+        subtitle = form["subtitle"] ?? ""
+        collection = form["collection"] ?? ""
+    }
+
+    /// The draft for the store, or nil with `errors` filled when a field is unusable before
+    /// the store is even asked (the store validates the rest and its messages land here too).
+    mutating func draft() -> TripDraft? {
+        guard let collection = TripCollection(rawValue: collection) else {
+            errors["collection"] = "Choose one of the four collections."
+            return nil
+        }
+        return TripDraft(name: name, subtitle: subtitle, collection: collection)
+    }
+
+    mutating func record(_ error: ValidationError) {
+        errors[error.field] = error.message
+    }
+
+    func context(formID: String, action: String, heading: String, submitLabel: String,
+                 cancelURL: String?, photo: PhotoFieldView) -> [String: MustacheValue] {
+        var context: [String: MustacheValue] = [
+            "formID": .string(formID),
+            "action": .string(action),
+            "heading": .string(heading),
+            "submitLabel": .string(submitLabel),
+            "name": field("name", value: name, formID: formID),
+            "subtitle": field("subtitle", value: subtitle, formID: formID),
+            "collection": field("collection", value: collection, formID: formID),
+            "photo": field("photo", value: "", formID: formID),
+            "collectionOptions": TripViews.collectionOptions(selected: collection),
+        ]
+        if let cancelURL { context["cancelURL"] = .string(cancelURL) }
+        if !errors.isEmpty { context["formError"] = "Please fix the highlighted fields." }
+        context.merge(photo.context) { $1 }
+        return context
+    }
+
+    private func field(_ name: String, value: String, formID: String) -> MustacheValue {
+        var field: [String: MustacheValue] = ["id": .string("\(formID)-\(name)"), "value": .string(value)]
+        if let error = errors[name] { field["error"] = .string(error) }
+        return .object(field)
+    }
+}
+
+/// What the photo picker shows: the current photo (or the placeholder) and the upload limit.
+struct PhotoFieldView {
+    var url = TripViews.placeholderURL
+    var width = TripViews.placeholderSize.width
+    var height = TripViews.placeholderSize.height
+    var alt = "No photo yet"
+    var label = "Choose Photo"
+    var maxBytes: Int
+
+    var context: [String: MustacheValue] {
+        [
+            "photoURL": .string(url), "photoWidth": .int(width), "photoHeight": .int(height),
+            "photoAlt": .string(alt), "photoLabel": .string(label),
+            "maxPhotoMegabytes": .int(maxBytes / (1024 * 1024)),
+        ]
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import HTTPServer
+import Mustache
+import WishlistCore
+
+/// Everything the web layer needs, built once at startup and shared by every screen.
+public final class WishlistApp: Sendable {
+    public struct Configuration: Sendable {
+        /// The folder holding `Templates/` and `Public/`.
+        public var resourcesDirectory: URL
+        /// Re-read changed templates on each render (development).
+        public var reloadTemplates = false
+        /// Host names answered besides localhost, 127.0.0.1 and [::1] (DNS-rebinding defence).
+        public var allowedHosts: [String] = []
+        /// The largest photo upload accepted, in bytes.
+        public var maxPhotoBytes = 30 * 1024 * 1024
+
+        public init(resourcesDirectory: URL) {
+            self.resourcesDirectory = resourcesDirectory
+        }
+    }
+
+    let store: WishlistStore
+    let configuration: Configuration
+    let pages: PageRenderer
+    let live: LiveUpdates
+
+    public init(store: WishlistStore, configuration: Configuration) throws {
+        self.store = store
+        self.configuration = configuration
+        let templates = try TemplateLibrary(
+            directory: configuration.resourcesDirectory.appendingPathComponent("Templates"),
+            reload: configuration.reloadTemplates)
+        self.pages = PageRenderer(templates: templates)
+        self.live = try LiveUpdates(store: store, pages: pages)
+    }
+
+    /// The router behind the security middleware: every screen registers its routes here.
+    public func makeRouter() -> Router {
+        var router = Router()
+        WishlistPage(app: self).register(on: &router)
+        CollectionPage(app: self).register(on: &router)
+        GoalsPage(app: self).register(on: &router)
+        SearchPage(app: self).register(on: &router)
+        TripPage(app: self).register(on: &router)
+        NewTripPage(app: self).register(on: &router)
+        APIRoutes(app: self).register(on: &router)
+        live.register(on: &router)
+        return router
+    }
+
+    /// The whole request pipeline, outermost first. Host validation runs before anything
+    /// else so a rebinding page learns nothing, not even whether a static file exists.
+    public func makeResponder(port: UInt16) -> Handler {
+        let middleware: [any Middleware] = [
+            AccessLog(),
+            SecurityHeaders(),
+            HostValidation(allowedHosts: configuration.allowedHosts, port: port),
+            StaticFiles(root: configuration.resourcesDirectory.appendingPathComponent("Public"), prefix: "/static/"),
+            CSRFProtection(),
+        ]
+        let router = makeRouter()
+        return chain(middleware, to: router.respond(to:))
+    }
+
+    /// Renders HTTP errors raised anywhere below as the app's own error page.
+    public func errorPage(status: HTTPStatus, message: String, request: Request?) -> Response {
+        pages.errorPage(status: status, message: message, request: request)
+    }
+
+    public func shutdown() {
+        live.stop()
+    }
+}

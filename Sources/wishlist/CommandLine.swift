@@ -1,0 +1,108 @@
+import Foundation
+
+/// The parsed command line: a subcommand, its positional arguments and its options.
+struct Invocation {
+    enum Command: String, CaseIterable {
+        case serve, `import`, export, backup
+    }
+
+    var command: Command
+    var paths: [String] = []
+    var host = "127.0.0.1"
+    var port: UInt16 = 8080
+    var dataDirectory = "./wishlist-data"
+    var resourcesDirectory = FileManager.default.currentDirectoryPath
+    var allowedHosts: [String] = []
+    var reload = false
+    var maxPhotoMegabytes = 30
+
+    static let usage = """
+    Wishlist: plan trips in your browser.
+
+    Usage:
+      wishlist serve [options]          serve the app (default command)
+      wishlist import PATH [--data-dir DIR]
+                                        restore a JSON export into the database (all or nothing)
+      wishlist export PATH [--data-dir DIR]
+                                        write all trips, activities, goals and preferences as JSON
+      wishlist backup PATH [--data-dir DIR]
+                                        copy the live database and its photos into the folder PATH
+      wishlist --help                   show this help
+
+    Options for serve:
+      --host ADDRESS        address to listen on (default 127.0.0.1; a non-loopback address
+                            needs a password in WISHLIST_PASSWORD or WISHLIST_PASSWORD_FILE)
+      --port N              port to listen on (default 8080; 0 picks a free one)
+      --data-dir DIR        where the database and photos live (default ./wishlist-data)
+      --resources DIR       folder holding Templates/ and Public/ (default: working directory)
+      --allowed-host NAME   also answer requests for this Host name (repeatable)
+      --max-photo-mb N      largest photo upload in megabytes (default 30)
+      --reload              re-read changed templates on every request (development)
+    """
+
+    struct UsageError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Parses `arguments` (without the program name). Returns nil when help was asked for.
+    static func parse(_ arguments: [String]) throws(UsageError) -> Invocation? {
+        var remaining = arguments[...]
+        var invocation = Invocation(command: .serve)
+        if let first = remaining.first, !first.hasPrefix("-") {
+            guard let command = Command(rawValue: first) else {
+                throw UsageError(description: "Unknown command “\(first)”. Commands: \(Command.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            invocation.command = command
+            remaining = remaining.dropFirst()
+        }
+        func value(for option: String) throws(UsageError) -> String {
+            guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
+                throw UsageError(description: "\(option) needs a value.")
+            }
+            return value
+        }
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "-h", "--help":
+                return nil
+            case "--host":
+                invocation.host = try value(for: argument)
+            case "--port":
+                let text = try value(for: argument)
+                guard let port = UInt16(text) else {
+                    throw UsageError(description: "--port must be a number from 0 to 65535, not “\(text)”.")
+                }
+                invocation.port = port
+            case "--data-dir":
+                invocation.dataDirectory = try value(for: argument)
+            case "--resources":
+                invocation.resourcesDirectory = try value(for: argument)
+            case "--allowed-host":
+                invocation.allowedHosts.append(try value(for: argument))
+            case "--max-photo-mb":
+                let text = try value(for: argument)
+                guard let megabytes = Int(text), (1...1024).contains(megabytes) else {
+                    throw UsageError(description: "--max-photo-mb must be a number from 1 to 1024, not “\(text)”.")
+                }
+                invocation.maxPhotoMegabytes = megabytes
+            case "--reload":
+                invocation.reload = true
+            case let option where option.hasPrefix("-"):
+                throw UsageError(description: "Unknown option “\(option)”. See wishlist --help.")
+            default:
+                invocation.paths.append(argument)
+            }
+        }
+        let expectedPaths = invocation.command == .serve ? 0 : 1
+        guard invocation.paths.count == expectedPaths else {
+            throw UsageError(description: expectedPaths == 0
+                ? "serve takes no file arguments (got “\(invocation.paths[0])”)."
+                : "\(invocation.command.rawValue) needs exactly one PATH.")
+        }
+        return invocation
+    }
+
+    var databasePath: String {
+        URL(fileURLWithPath: dataDirectory).appendingPathComponent("wishlist.sqlite").path
+    }
+}

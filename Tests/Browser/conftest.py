@@ -1,0 +1,120 @@
+"""End-to-end fixtures: a real `wishlist serve` on a free port with a fresh data directory,
+and headless Chromium driven through Debian's chromedriver."""
+
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = Path(__file__).resolve().parents[2]
+BINARY = Path(os.environ.get("WISHLIST_BINARY", ROOT / ".build" / "release" / "wishlist"))
+SCREENSHOTS = ROOT / "Tests" / "Browser" / "screenshots"
+PHONE = (390, 844)
+DESKTOP = (1280, 900)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class WishlistServer:
+    """One server process over one data directory; restartable to prove persistence."""
+
+    def __init__(self, data_dir: Path):
+        self.data_dir = data_dir
+        self.port = free_port()
+        self.process = None
+        self.log = data_dir.parent / "server.log"
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self):
+        self.process = subprocess.Popen(
+            [str(BINARY), "serve", "--port", str(self.port), "--data-dir", str(self.data_dir), "--resources", str(ROOT)],
+            stdout=open(self.log, "a"), stderr=subprocess.STDOUT, cwd=ROOT)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text()}")
+            try:
+                urllib.request.urlopen(self.url + "/", timeout=1).read()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("server did not start in 20 s")
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def restart(self):
+        self.stop()
+        self.start()
+
+
+@pytest.fixture
+def server(tmp_path):
+    server = WishlistServer(tmp_path / "data")
+    server.start()
+    yield server
+    server.stop()
+
+
+def make_driver(size=DESKTOP):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     f"--window-size={size[0]},{size[1]}", "--force-prefers-reduced-motion"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.set_window_size(*size)
+    return driver
+
+
+@pytest.fixture
+def browser():
+    driver = make_driver()
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def second_browser():
+    driver = make_driver()
+    yield driver
+    driver.quit()
+
+
+def wait_until(driver, condition, timeout=5):
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition(d))
+
+
+def screenshot(driver, name):
+    """Saves the page at phone and desktop width (kept out of git) for a person to look at."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    original = driver.get_window_size()
+    for label, (width, height) in (("phone", PHONE), ("desktop", DESKTOP)):
+        driver.set_window_size(width, height)
+        time.sleep(0.15)
+        full_height = driver.execute_script("return document.documentElement.scrollHeight")
+        driver.set_window_size(width, min(max(height, full_height), 4000))
+        time.sleep(0.1)
+        driver.save_screenshot(str(SCREENSHOTS / f"{name}-{label}.png"))
+    driver.set_window_size(original["width"], original["height"])

@@ -1,0 +1,65 @@
+"""Live updates across windows: server-sent events swap fragments without a reload."""
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from conftest import wait_until
+from test_screens import activity_names, carousel_names, check, open_trip, remaining_text
+
+
+def mark_page(driver):
+    """A marker that a reload would wipe: proves updates arrive in place."""
+    driver.execute_script("window.__notReloaded = true")
+
+
+def not_reloaded(driver):
+    return driver.execute_script("return window.__notReloaded === true")
+
+
+def live_connected(driver):
+    wait_until(driver, lambda d: d.execute_script(
+        "return !!document.body.dataset.liveTopics && document.getElementById('live-status').hidden"))
+
+
+def test_badge_moves_to_achieved_in_another_window(server, browser, second_browser):
+    goals, editor = browser, second_browser
+    goals.get(server.url + "/goals")
+    live_connected(goals)
+    mark_page(goals)
+    assert "10 Activities" not in [el.text for el in goals.find_elements(By.CSS_SELECTOR, "#goals-achieved h3")]
+
+    open_trip(editor, server, "Surf Steamer Lane")
+    check(editor, "Surf at Pleasure Point")  # the 10th completed activity
+
+    wait_until(goals, lambda d: "10 Activities" in [el.text for el in d.find_elements(By.CSS_SELECTOR, "#goals-achieved h3")])
+    assert not goals.find_elements(By.XPATH, "//li[@class='goal'][h3='10 Activities']")
+    new_tile = goals.find_element(By.XPATH, "//li[contains(@class,'achieved-tile')][.//h3='10 Activities']")
+    assert "is-new" in new_tile.get_attribute("class")
+    assert not_reloaded(goals)
+
+
+def test_new_trip_appears_in_other_windows_carousel(server, browser, second_browser):
+    watcher, editor = browser, second_browser
+    watcher.get(server.url + "/")
+    live_connected(watcher)
+    mark_page(watcher)
+    editor.get(server.url + "/trips/new")
+    editor.find_element(By.NAME, "name").send_keys("Patagonia Winds")
+    editor.find_element(By.CSS_SELECTOR, ".form-actions button[type=submit]").click()
+    wait_until(watcher, lambda d: carousel_names(d)[:1] == ["Patagonia Winds"])
+    wait_until(watcher, lambda d: "Patagonia Winds" in d.find_element(By.ID, "collection-winterRetreats").text)
+    assert not_reloaded(watcher)
+
+
+def test_trip_page_in_two_windows_stays_in_step(server, browser, second_browser):
+    first, second = browser, second_browser
+    open_trip(first, server, "Hunting Auroras")
+    open_trip(second, server, "Hunting Auroras")
+    live_connected(second)
+    mark_page(second)
+    check(first, "Take a tour to hunt the lights!")
+    wait_until(second, lambda d: remaining_text(d) == "2 remaining activities")
+    wait_until(second, lambda d: "33%" in d.find_element(By.CSS_SELECTOR, ".hero-progress-value").text)
+    Select(first.find_element(By.ID, "activity-sort")).select_by_visible_text("Completed")
+    wait_until(second, lambda d: activity_names(d)[0] == "Take a tour to hunt the lights!")
+    assert not_reloaded(second)
