@@ -87,28 +87,38 @@ enum HistoryStore {
         try connection.fetchScalar(Int64.self, "SELECT max(token) FROM history_transaction") ?? 0
     }
 
-    static func fetch(after token: Int64, authors: Set<String>?, entities: Set<String>?, limit: Int,
-                      on connection: Connection) throws -> [HistoryTransaction] {
+    /// The WHERE clause (on `history_transaction t`) and its arguments selecting the transactions
+    /// after `token` by one of `authors` with a change to one of `entities` (nil: any).
+    private static func transactionFilter(after token: Int64, authors: Set<String>?,
+                                          entities: Set<String>?) -> (sql: String, arguments: [any DatabaseValueConvertible]) {
+        var sql = "t.token > ?"
         var arguments: [any DatabaseValueConvertible] = [token]
-        var transactionFilter = "token > ?"
         if let authors {
-            transactionFilter += " AND author IN (\(placeholders(authors.count)))"
+            sql += " AND t.author IN (\(placeholders(authors.count)))"
             arguments += authors.sorted()
         }
-        var changeFilter = ""
         if let entities {
-            changeFilter = "entity IN (\(placeholders(entities.count)))"
-            transactionFilter += " AND EXISTS (SELECT 1 FROM history_change c WHERE c.token = t.token AND c.\(changeFilter))"
+            sql += " AND EXISTS (SELECT 1 FROM history_change c WHERE c.token = t.token AND c.entity IN (\(placeholders(entities.count))))"
             arguments += entities.sorted()
         }
-        arguments.append(limit)
-        if let entities { arguments += entities.sorted() }
+        return (sql, arguments)
+    }
+
+    static func fetch(after token: Int64, authors: Set<String>?, entities: Set<String>?, limit: Int,
+                      on connection: Connection) throws -> [HistoryTransaction] {
+        let filter = transactionFilter(after: token, authors: authors, entities: entities)
+        var arguments = filter.arguments + [limit]
+        var changeFilter = ""
+        if let entities {
+            changeFilter = "WHERE h.entity IN (\(placeholders(entities.count)))"
+            arguments += entities.sorted()
+        }
         let rows = try connection.fetchAll("""
             SELECT t.token, t.timestamp, t.author, h.entity, h.row_id, h.kind
             FROM (SELECT token, timestamp, author FROM history_transaction t
-                  WHERE \(transactionFilter) ORDER BY token LIMIT ?) t
+                  WHERE \(filter.sql) ORDER BY token LIMIT ?) t
             JOIN history_change h ON h.token = t.token
-            \(changeFilter.isEmpty ? "" : "WHERE h.\(changeFilter)")
+            \(changeFilter)
             ORDER BY t.token, h.rowid
             """, arguments)
         var transactions: [HistoryTransaction] = []
@@ -122,6 +132,15 @@ enum HistoryStore {
             }
         }
         return transactions
+    }
+
+    /// How many transactions match, and the newest token of all (matching or not).
+    static func count(after token: Int64, authors: Set<String>?, entities: Set<String>?,
+                      on connection: Connection) throws -> (matches: Int, newestToken: Int64) {
+        let filter = transactionFilter(after: token, authors: authors, entities: entities)
+        let matches = try connection.fetchScalar(Int.self, "SELECT count(*) FROM history_transaction t WHERE \(filter.sql)",
+                                                 filter.arguments) ?? 0
+        return (matches, try latestToken(connection))
     }
 
     private static func placeholders(_ count: Int) -> String {

@@ -73,3 +73,17 @@ final class CommitNotifier: Sendable {
         queue.async { [subscribers] in subscribers.send(commit) }
     }
 }
+
+/// A value shared between an observer and the commit callback it registers (which cannot capture
+/// the observer itself before its initialization ends).
+final class SharedState<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+
+    init(_ value: Value) {
+        mutex = Mutex(value)
+    }
+
+    func withLock<Result: Sendable>(_ body: (inout Value) -> Result) -> Result {
+        mutex.withLock { body(&$0) }
+    }
+}

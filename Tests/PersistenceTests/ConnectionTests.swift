@@ -11,7 +11,7 @@ import Testing
             },
         ])
         let date = Date(timeIntervalSince1970: 1_700_000_000.25)
-        try database.write(author: "test") { db in
+        try database.write(author: "test") { db throws in
             try db.execute("INSERT INTO value VALUES (?, ?, ?, ?, ?, ?, ?)",
                            [Int64.max, 2.5, "Zürich 🏔", [UInt8]([0, 1, 255]), date, true, String?.none])
             try db.execute("INSERT INTO value VALUES (?, ?, ?, ?, ?, ?, ?)", [0, 0.0, "", Data(), date, false, "x"])
@@ -50,7 +50,7 @@ import Testing
     @Test func fetchesScalarsAndRecords() throws {
         let directory = try TemporaryDirectory()
         let database = try Database(path: directory.path("records.sqlite"), migrations: TestSchema.all)
-        try database.write(author: "test") { db in
+        try database.write(author: "test") { db throws in
             try db.execute("INSERT INTO list(name) VALUES (?)", ["Groceries"])
             let listID = db.lastInsertedRowID
             for title in ["milk", "bread", "eggs"] {
@@ -59,7 +59,7 @@ import Testing
             try db.execute("UPDATE item SET done = 1 WHERE title != ?", ["milk"])
             #expect(db.changes == 2)
         }
-        try database.read { db in
+        try database.read { db throws in
             #expect(try db.fetchScalar(Int.self, "SELECT count(*) FROM item") == 3)
             #expect(try db.fetchScalar(Int.self, "SELECT id FROM item WHERE title = ?", ["tea"]) == nil)
             let items = try db.fetchAll(Item.self, "SELECT * FROM item WHERE done = ? ORDER BY title", [true])
