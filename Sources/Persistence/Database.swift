@@ -1,0 +1,164 @@
+import CSQLite
+import Foundation
+import Synchronization
+
+/// One SQLite file: a single writer connection and a pool of read-only readers, in WAL mode so
+/// that reads run beside a write. Every write records its changes in the history tables.
+public final class Database: Sendable {
+    public let path: String
+    private let writer: ConnectionPool
+    private let readers: ConnectionPool
+    private let changeTracker = ChangeTracker()
+    let notifier = CommitNotifier()
+    private let externalChangeWatcher = Mutex<ExternalChangeWatcher?>(nil)
+    /// The thread inside `write`, to stop a nested write with a message instead of a deadlock.
+    private let writingThread = Atomic<UInt>(0)
+
+    /// Opens (creating if needed) the file at `path` and applies the pending `migrations`.
+    /// Throws `MigrationError.schemaTooNew`, leaving the file untouched, when it comes from a newer build.
+    public init(path: String, migrations: [Migration], readerCount: Int = 4) throws {
+        precondition(readerCount > 0, "a database needs at least one reader")
+        self.path = path
+        let writerConnection = try Connection(path: path, readOnly: false)
+        try Migrator.checkCompatibility(writerConnection, path: path, migrations: migrations)
+        try Database.configureWriter(writerConnection)
+        try writerConnection.inTransaction("BEGIN IMMEDIATE") { try writerConnection.execute(HistoryStore.schema) }
+        try Migrator.migrate(writerConnection, migrations: migrations)
+        changeTracker.install(on: writerConnection)
+        writer = ConnectionPool([writerConnection])
+        readers = ConnectionPool(try (0..<readerCount).map { _ in
+            let reader = try Connection(path: path, readOnly: true)
+            try reader.execute("PRAGMA temp_store = MEMORY")
+            return reader
+        })
+    }
+
+    deinit { close() }
+
+    private static func configureWriter(_ connection: Connection) throws {
+        let mode = try connection.fetchScalar(String.self, "PRAGMA journal_mode = WAL")
+        guard mode?.lowercased() == "wal" else {
+            throw DatabaseError(extendedResultCode: SQLITE_ERROR, message: "cannot switch the database to WAL mode (got \(mode ?? "nothing"))")
+        }
+        // FULL: a committed transaction survives a power cut, not only a crash of the process.
+        try connection.execute("PRAGMA synchronous = FULL")
+        try connection.execute("PRAGMA foreign_keys = ON")
+        try connection.execute("PRAGMA temp_store = MEMORY")
+    }
+
+    /// Runs `body` on a reader in one deferred transaction, so all its queries see the same
+    /// committed state. Waits while every reader is busy.
+    public func read<T>(_ body: (Connection) throws -> T) throws -> T {
+        try readers.withConnection { connection in
+            try connection.inTransaction("BEGIN DEFERRED") { try body(connection) }
+        }
+    }
+
+    /// Runs `body` in one IMMEDIATE transaction on the single writer (writes are serialized).
+    /// Commits when it returns, rolls back everything when it throws or when COMMIT fails.
+    /// The changed rows are recorded in the history under `author` in the same transaction;
+    /// observers hear of the commit afterwards, on another thread.
+    /// Writes do not nest; a `read` inside `body` uses another connection and does not see the
+    /// uncommitted changes, so query through `body`'s connection instead.
+    public func write<T>(author: String, _ body: (Connection) throws -> T) throws -> T {
+        precondition(writingThread.load(ordering: .relaxed) != UInt(pthread_self()),
+                     "write(author:) was called inside another write on the same thread: writes do not nest")
+        return try writer.withConnection { connection in
+            writingThread.store(UInt(pthread_self()), ordering: .relaxed)
+            changeTracker.reset()
+            changeTracker.isCollecting = true
+            defer {
+                changeTracker.isCollecting = false
+                changeTracker.reset()
+                writingThread.store(0, ordering: .relaxed)
+            }
+            var recorded: (token: Int64, tables: Set<String>)?
+            let result = try connection.inTransaction("BEGIN IMMEDIATE") {
+                let result = try body(connection)
+                if changeTracker.hasChanges {
+                    changeTracker.isCollecting = false
+                    recorded = try HistoryStore.record(changeTracker.collectedChanges(), author: author, on: connection)
+                }
+                return result
+            }
+            if let recorded {
+                notifier.post(DatabaseCommit(token: recorded.token, tables: recorded.tables, isExternal: false))
+            }
+            return result
+        }
+    }
+
+    /// Calls `onCommit` after every commit (this process' writes and, once watching, external
+    /// ones), on a serial notification queue, in commit order.
+    public func observeCommits(_ onCommit: @escaping @Sendable (DatabaseCommit) -> Void) -> ObservationCancellable {
+        notifier.subscribers.add(onCommit)
+    }
+
+    public func latestHistoryToken() throws -> Int64 {
+        try read(HistoryStore.latestToken)
+    }
+
+    /// Committed history after `token`, oldest first. A transaction matches `entities` when any of
+    /// its changes does, and then carries only the matching changes.
+    public func fetchHistory(after token: Int64, authors: Set<String>? = nil, entities: Set<String>? = nil,
+                             limit: Int = 1000) throws -> [HistoryTransaction] {
+        try read { connection in
+            try HistoryStore.fetch(after: token, authors: authors, entities: entities, limit: limit, on: connection)
+        }
+    }
+
+    /// Writes a consistent copy of the live database to `destination` with SQLite's online backup,
+    /// from a reader's snapshot (writes go on meanwhile). The copy appears atomically by rename.
+    public func backup(to destination: String) throws {
+        let temporary = destination + ".partial"
+        try? FileManager.default.removeItem(atPath: temporary)
+        do {
+            try readers.withConnection { source in
+                let target = try Connection(path: temporary, readOnly: false)
+                guard let backup = sqlite3_backup_init(target.handle, "main", source.handle, "main") else {
+                    throw DatabaseError(connection: target.handle, sql: nil)
+                }
+                let stepCode = sqlite3_backup_step(backup, -1)
+                let finishCode = sqlite3_backup_finish(backup)
+                guard stepCode == SQLITE_DONE, finishCode == SQLITE_OK else {
+                    throw DatabaseError(connection: target.handle, sql: nil)
+                }
+                // A single self-contained file: no -wal beside the copy.
+                _ = try target.fetchScalar(String.self, "PRAGMA journal_mode = DELETE")
+            }
+            if rename(temporary, destination) != 0 {
+                throw DatabaseError(extendedResultCode: SQLITE_IOERR, message: "cannot rename the backup to \(destination): \(String(cString: strerror(errno)))")
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw error
+        }
+    }
+
+    /// Notices commits by other processes by polling `PRAGMA data_version` every `interval` and
+    /// tells observers as if every table changed. Stops at `close()`.
+    public func startWatchingExternalChanges(interval: Duration = .milliseconds(250)) {
+        let watcher = ExternalChangeWatcher(interval: interval) { [weak self] in
+            try self?.writer.withConnection { connection in
+                (try connection.fetchScalar(Int64.self, "PRAGMA data_version") ?? 0, try HistoryStore.latestToken(connection))
+            }
+        } onChange: { [notifier] token in
+            notifier.post(DatabaseCommit(token: token, tables: [], isExternal: true))
+        }
+        externalChangeWatcher.withLock { running in
+            running?.stop()
+            running = watcher
+        }
+    }
+
+    /// Stops watching, waits for the running read and write to finish and closes every connection.
+    /// Later calls throw. Calling it twice is harmless.
+    public func close() {
+        externalChangeWatcher.withLock { running in
+            running?.stop()
+            running = nil
+        }
+        readers.close()
+        writer.close()
+    }
+}

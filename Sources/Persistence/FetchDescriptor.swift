@@ -1,0 +1,77 @@
+/// A query on one table as a value: which rows (predicate), in which order, how many, and
+/// optionally grouped into sections by a column. Predicate and ordering are SQL fragments written
+/// by the programmer; values always travel as bound `arguments`.
+public struct FetchDescriptor: Sendable, Equatable {
+    public var table: String
+    /// The SQL after WHERE, with `?` for each of `arguments`.
+    public var predicate: String?
+    public var arguments: [DatabaseValue]
+    /// The SQL after ORDER BY.
+    public var orderBy: String?
+    public var limit: Int?
+    /// A column to group consecutive rows by; the rows are ordered by it first.
+    public var sectionKey: String?
+
+    public init(table: String, predicate: String? = nil, arguments: [any DatabaseValueConvertible] = [],
+                orderBy: String? = nil, limit: Int? = nil, sectionKey: String? = nil) {
+        self.table = table
+        self.predicate = predicate
+        self.arguments = arguments.map(\.databaseValue)
+        self.orderBy = orderBy
+        self.limit = limit
+        self.sectionKey = sectionKey
+    }
+
+    public var sql: String {
+        var sql = "SELECT * FROM \(quoted(table))"
+        if let predicate { sql += " WHERE \(predicate)" }
+        let ordering = [sectionKey.map(quoted), orderBy].compactMap { $0 }
+        if !ordering.isEmpty { sql += " ORDER BY " + ordering.joined(separator: ", ") }
+        if limit != nil { sql += " LIMIT ?" }
+        return sql
+    }
+
+    public var sqlArguments: [any DatabaseValueConvertible] {
+        arguments + (limit.map { [$0] } ?? [])
+    }
+
+    private func quoted(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// The records sharing one value of a descriptor's section key, in query order.
+public struct RecordSection<Record: Sendable & Equatable>: Sendable, Equatable {
+    public let key: DatabaseValue
+    public let records: [Record]
+
+    public init(key: DatabaseValue, records: [Record]) {
+        self.key = key
+        self.records = records
+    }
+}
+
+extension Connection {
+    public func fetchAll<Record: FetchableRecord>(_ type: Record.Type, _ descriptor: FetchDescriptor) throws -> [Record] {
+        try fetchAll(Record.self, descriptor.sql, descriptor.sqlArguments)
+    }
+
+    /// The selected records grouped by the descriptor's `sectionKey` (which it must have).
+    public func fetchSections<Record: FetchableRecord & Sendable & Equatable>(_ type: Record.Type,
+                                                       _ descriptor: FetchDescriptor) throws -> [RecordSection<Record>] {
+        guard let sectionKey = descriptor.sectionKey else {
+            throw DatabaseError.misuse("fetchSections needs a descriptor with a sectionKey", sql: descriptor.sql)
+        }
+        var groups: [(key: DatabaseValue, records: [Record])] = []
+        for row in try fetchAll(descriptor.sql, descriptor.sqlArguments) {
+            let key = try row.decode(sectionKey, as: DatabaseValue.self)
+            let record = try Record(row: row)
+            if groups.last?.key == key {
+                groups[groups.count - 1].records.append(record)
+            } else {
+                groups.append((key, [record]))
+            }
+        }
+        return groups.map { RecordSection(key: $0.key, records: $0.records) }
+    }
+}

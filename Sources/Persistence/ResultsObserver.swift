@@ -1,0 +1,63 @@
+/// Keeps the result of a query up to date: after each commit that touched one of `tables`, the
+/// fetch runs again on a reader, and subscribers hear of the new value only when it differs.
+/// Notifications arrive on the database's notification queue, after the commit, in commit order.
+public final class ResultsObserver<Value: Equatable & Sendable>: Sendable {
+    private let latest: SharedState<Value?>
+    private let subscribers = SubscriberList<(Value, Int64)>()
+    private let commitSubscription: ObservationCancellable
+
+    /// Runs `fetch` once now (its errors are thrown here) and after every relevant commit.
+    public init(database: Database, tables: Set<String>,
+                fetch: @escaping @Sendable (Connection) throws -> Value) throws {
+        let latest = SharedState<Value?>(nil)
+        let subscribers = subscribers
+        self.latest = latest
+        // Subscribing before the first fetch leaves no gap where a commit could go unseen.
+        commitSubscription = database.observeCommits { [weak database] commit in
+            guard commit.touches(tables), let database,
+                  // A failed re-fetch (e.g. the database is closing) keeps the last value.
+                  let value = try? database.read(fetch)
+            else { return }
+            let changed = latest.withLock { current in
+                defer { current = value }
+                return current != value
+            }
+            if changed { subscribers.send((value, commit.token)) }
+        }
+        let initial = try database.read(fetch)
+        // A commit may have been observed meanwhile; its value is newer than `initial`.
+        latest.withLock { current in
+            if current == nil { current = initial }
+        }
+    }
+
+    /// The latest fetched value.
+    public var value: Value {
+        latest.withLock { $0! }
+    }
+
+    /// Calls `onChange` with each new value and the history token of the commit that produced it.
+    public func subscribe(_ onChange: @escaping @Sendable (Value, Int64) -> Void) -> ObservationCancellable {
+        subscribers.add { value, token in onChange(value, token) }
+    }
+}
+
+extension ResultsObserver {
+    /// Observes the records a descriptor selects.
+    public convenience init<Record: FetchableRecord & Equatable & Sendable>(
+        database: Database, descriptor: FetchDescriptor
+    ) throws where Value == [Record] {
+        try self.init(database: database, tables: [descriptor.table]) { connection in
+            try connection.fetchAll(Record.self, descriptor)
+        }
+    }
+
+    /// Observes the records a descriptor selects, grouped by its `sectionKey` column.
+    public convenience init<Record: FetchableRecord & Equatable & Sendable>(
+        database: Database, sectionedDescriptor descriptor: FetchDescriptor
+    ) throws where Value == [RecordSection<Record>] {
+        try self.init(database: database, tables: [descriptor.table]) { connection in
+            try connection.fetchSections(Record.self, descriptor)
+        }
+    }
+}

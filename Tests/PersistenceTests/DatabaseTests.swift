@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+@testable import Persistence
+
+@Suite struct DatabaseTests {
+    @Test func aThrowingWriteLeavesNothingBehind() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("rollback.sqlite"), migrations: TestSchema.all)
+        struct Abort: Error {}
+        #expect(throws: Abort.self) {
+            try database.write(author: "test") { db throws in
+                try db.execute("INSERT INTO list(name) VALUES (?)", ["half"])
+                try db.execute("INSERT INTO item(list_id, title) VALUES (?, ?)", [db.lastInsertedRowID, "written"])
+                throw Abort()
+            }
+        }
+        try database.read { db throws in
+            #expect(try db.fetchScalar(Int.self, "SELECT count(*) FROM list") == 0)
+            #expect(try db.fetchScalar(Int.self, "SELECT count(*) FROM item") == 0)
+        }
+        #expect(try database.fetchHistory(after: 0).isEmpty)
+        // The writer is usable again after the rollback.
+        try database.write(author: "test") { db in try db.execute("INSERT INTO list(name) VALUES (?)", ["whole"]) }
+        #expect(try database.read { db in try db.fetchScalar(Int.self, "SELECT count(*) FROM list") } == 1)
+    }
+
+    @Test func aReaderRunsDuringALongWriteAndSeesTheCommittedState() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("concurrent.sqlite"), migrations: TestSchema.all)
+        try database.write(author: "test") { db in try db.execute("INSERT INTO list(name) VALUES (?)", ["old"]) }
+        let writeStarted = DispatchSemaphore(value: 0)
+        let writer = Task.detached {
+            try database.write(author: "test") { db throws in
+                try db.execute("UPDATE list SET name = ?", ["new"])
+                writeStarted.signal()
+                Thread.sleep(forTimeInterval: 0.5)
+            }
+        }
+        writeStarted.wait()
+        let started = ContinuousClock.now
+        let seen = try database.read { db in try db.fetchScalar(String.self, "SELECT name FROM list") }
+        #expect(seen == "old")
+        #expect(ContinuousClock.now - started < .milliseconds(300), "the read must not wait for the write")
+        try await writer.value
+        #expect(try database.read { db in try db.fetchScalar(String.self, "SELECT name FROM list") } == "new")
+    }
+
+    @Test func backupIsAnIdenticalHealthyCopy() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("live.sqlite"), migrations: TestSchema.all)
+        try database.write(author: "test") { db throws in
+            try db.execute("INSERT INTO list(name) VALUES (?)", ["A"])
+            for index in 0..<500 {
+                try db.execute("INSERT INTO item(list_id, title, done) VALUES (?, ?, ?)", [1, "item \(index)", index % 3 == 0])
+            }
+        }
+        let copyPath = directory.path("copy.sqlite")
+        try database.backup(to: copyPath)
+        let copy = try Database(path: copyPath, migrations: TestSchema.all)
+        let dump = "SELECT id, list_id, title, done FROM item ORDER BY id"
+        try copy.read { db throws in
+            #expect(try db.fetchScalar(String.self, "PRAGMA integrity_check") == "ok")
+            #expect(try db.fetchScalar(Int.self, "SELECT count(*) FROM item") == 500)
+        }
+        let original = try database.read { db in try db.fetchAll(dump).map(\.values) }
+        #expect(try copy.read { db in try db.fetchAll(dump).map(\.values) } == original)
+        #expect(try copy.fetchHistory(after: 0) == database.fetchHistory(after: 0))
+        #expect(!FileManager.default.fileExists(atPath: copyPath + ".partial"))
+    }
+
+    @Test func closedDatabaseRefusesWork() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("closed.sqlite"), migrations: [])
+        database.close()
+        #expect(throws: DatabaseError.self) { try database.read { db in try db.fetchOne("SELECT 1") } }
+        database.close()
+    }
+
+    @Test func bulkInsertOfManyRowsInOneTransactionStaysFast() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("bulk.sqlite"), migrations: TestSchema.all)
+        let rowCount = 100_000
+        let started = ContinuousClock.now
+        try database.write(author: "import") { db throws in
+            try db.execute("INSERT INTO list(name) VALUES (?)", ["bulk"])
+            let insert = try db.prepare("INSERT INTO item(list_id, title) VALUES (?, ?)")
+            for index in 0..<rowCount {
+                try insert.execute([1, "item \(index)"])
+            }
+        }
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed < .seconds(5), "100k inserts took \(elapsed)")
+        let token = try database.latestHistoryToken()
+        let recorded = try database.read { db in
+            try db.fetchScalar(Int.self, "SELECT count(*) FROM history_change WHERE token = ?", [token])
+        }
+        #expect(recorded == rowCount + 1)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+@testable import Persistence
+
+/// A fresh directory per test, removed when the test's scope ends.
+final class TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("PersistenceTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// A small schema used by most tests: lists and their items, items cascade with their list.
+enum TestSchema {
+    static let lists = Migration(version: 1, name: "lists") { db in
+        try db.execute("CREATE TABLE list(id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+    }
+    static let items = Migration(version: 2, name: "items") { db in
+        try db.execute("""
+            CREATE TABLE item(id INTEGER PRIMARY KEY,
+                              list_id INTEGER NOT NULL REFERENCES list(id) ON DELETE CASCADE,
+                              title TEXT NOT NULL, done INTEGER NOT NULL DEFAULT 0);
+            CREATE INDEX item_by_list ON item(list_id);
+            """)
+    }
+    static let all = [lists, items]
+}
+
+struct Item: FetchableRecord, Equatable, Sendable {
+    let id: Int64
+    let listID: Int64
+    let title: String
+    let done: Bool
+
+    init(row: Row) throws {
+        id = row["id"]
+        listID = row["list_id"]
+        title = row["title"]
+        done = row["done"]
+    }
+}
+
+/// Waits up to `timeout` for `condition`, polling; notifications arrive on another thread.
+func eventually(timeout: Duration = .seconds(3), _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return condition()
+}
