@@ -1,5 +1,6 @@
-/// One server-sent event. Encoding puts each line of `data` on its own `data:` line and drops
-/// line breaks from `id` and `event`, so user text cannot inject fields or events.
+/// One server-sent event. Encoding puts each line of `data` (split at CR LF, CR or LF, as the
+/// browser will) on its own `data:` line and drops line breaks from `id` and `event`, so user
+/// text cannot inject fields or events.
 public struct ServerSentEvent: Sendable {
     public var id: String?
     public var event: String?
@@ -16,18 +17,40 @@ public struct ServerSentEvent: Sendable {
 
     /// The wire format, ending with the blank line that dispatches the event.
     public var encoded: [UInt8] {
-        var text = ""
-        if let id { text += "id: \(Self.singleLine(id).filter { $0 != "\0" })\n" }
-        if let event { text += "event: \(Self.singleLine(event))\n" }
-        if let retry { text += "retry: \(retry)\n" }
-        for line in data.filter({ $0 != "\r" }).split(separator: "\n", omittingEmptySubsequences: false) {
-            text += "data: \(line)\n"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(data.utf8.count + 32)
+        if let id { Self.appendField("id", id.utf8.filter { $0 != 0 && !Self.isLineBreak($0) }, to: &bytes) }
+        if let event { Self.appendField("event", event.utf8.filter { !Self.isLineBreak($0) }, to: &bytes) }
+        if let retry { Self.appendField("retry", Array(String(retry).utf8), to: &bytes) }
+        var line: [UInt8] = []
+        var previous: UInt8 = 0
+        for byte in data.utf8 {
+            if byte == lineFeed && previous == carriageReturn {
+                // The second half of CR LF: the line already ended at the CR.
+            } else if Self.isLineBreak(byte) {
+                Self.appendField("data", line, to: &bytes)
+                line.removeAll(keepingCapacity: true)
+            } else {
+                line.append(byte)
+            }
+            previous = byte
         }
-        text += "\n"
-        return Array(text.utf8)
+        Self.appendField("data", line, to: &bytes)
+        bytes.append(lineFeed)
+        return bytes
     }
 
-    private static func singleLine(_ text: String) -> String {
-        text.filter { $0 != "\r" && $0 != "\n" }
+    private static func appendField(_ name: String, _ value: [UInt8], to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: name.utf8)
+        bytes.append(contentsOf: ": ".utf8)
+        bytes.append(contentsOf: value)
+        bytes.append(lineFeed)
+    }
+
+    private static func isLineBreak(_ byte: UInt8) -> Bool {
+        byte == lineFeed || byte == carriageReturn
     }
 }
+
+private let lineFeed = UInt8(ascii: "\n")
+private let carriageReturn = UInt8(ascii: "\r")

@@ -82,16 +82,34 @@ final class RawClient {
         }
         if reply.header("Transfer-Encoding")?.lowercased() == "chunked" {
             var body: [UInt8] = []
-            while true {
-                let sizeLine = String(decoding: try readUntil(Array("\r\n".utf8)), as: UTF8.self)
-                let size = Int(sizeLine.split(separator: ";")[0], radix: 16) ?? 0
-                if size == 0 { _ = try readUntil(Array("\r\n".utf8)); break }
-                body += try readExactly(size)
-                _ = try readExactly(2)
-            }
+            while let chunk = try readChunk() { body += chunk }
             return Reply(status: status, headers: headers, body: body)
         }
         return Reply(status: status, headers: headers, body: try readToEnd())
+    }
+
+    /// The next chunk of a chunked body; nil after the last one.
+    func readChunk() throws -> [UInt8]? {
+        let sizeLine = String(decoding: try readUntil(Array("\r\n".utf8)), as: UTF8.self)
+        guard let size = Int(sizeLine.split(separator: ";").first ?? "", radix: 16) else {
+            throw Failure(description: "bad chunk size: \(sizeLine)")
+        }
+        if size == 0 {
+            _ = try readUntil(Array("\r\n".utf8))
+            return nil
+        }
+        defer { _ = try? readExactly(2) }
+        return try readExactly(size)
+    }
+
+    /// Reads event-stream chunks until the text received contains `marker`; returns all of it.
+    func readEvents(until marker: String) throws -> String {
+        var text = ""
+        while !text.contains(marker) {
+            guard let chunk = try readChunk() else { throw Failure(description: "stream ended: \(text)") }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        return text
     }
 
     /// Reads until `delimiter`, returning what came before it.
