@@ -38,12 +38,16 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     }
 }
 
-extension StringProtocol {
-    /// ASCII case-insensitive comparison, as header names and tokens need (no locale, no allocation).
-    func caseInsensitiveEquals(_ other: some StringProtocol) -> Bool {
+extension String {
+    /// ASCII case-insensitive comparison, as header names need (no locale, no allocation).
+    func caseInsensitiveEquals(_ other: String) -> Bool {
         let lhs = utf8, rhs = other.utf8
         guard lhs.count == rhs.count else { return false }
-        return zip(lhs, rhs).allSatisfy { asciiLowercased($0) == asciiLowercased($1) }
+        var left = lhs.makeIterator(), right = rhs.makeIterator()
+        while let l = left.next(), let r = right.next() {
+            if asciiLowercased(l) != asciiLowercased(r) { return false }
+        }
+        return true
     }
 }
 

@@ -81,7 +81,14 @@ public struct UploadedFile: Sendable {
 }
 
 extension Substring {
+    /// Without leading and trailing spaces and tabs.
     var trimmingSpaces: String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        let bytes = utf8
+        var start = bytes.startIndex, end = bytes.endIndex
+        while start < end, bytes[start] == 32 || bytes[start] == 9 { start = bytes.index(after: start) }
+        while end > start, bytes[bytes.index(before: end)] == 32 || bytes[bytes.index(before: end)] == 9 {
+            end = bytes.index(before: end)
+        }
+        return String(self[start..<end])
     }
 }
