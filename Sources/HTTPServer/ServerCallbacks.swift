@@ -65,9 +65,13 @@ private func eventStreamReader(_ cls: UnsafeMutableRawPointer?, _ position: UInt
 }
 
 private func queue(_ response: Response, on connection: OpaquePointer, _ context: RequestContext,
-                   _ server: Server) -> MHD_Result {
-    guard let native = makeNativeResponse(response, connection: connection, context: context, server: server) else {
-        return MHD_Result.NO
+                   _ server: Server, isErrorPage: Bool = false) -> MHD_Result {
+    let native: OpaquePointer
+    do {
+        native = try makeNativeResponse(response, connection: connection, context: context, server: server)
+    } catch {
+        guard !isErrorPage else { return MHD_Result.NO }
+        return queue(server.errorResponse(error, request: nil), on: connection, context, server, isErrorPage: true)
     }
     for (name, value) in response.headers {
         MHD_add_response_header(native, name, value)
@@ -78,28 +82,35 @@ private func queue(_ response: Response, on connection: OpaquePointer, _ context
 }
 
 private func makeNativeResponse(_ response: Response, connection: OpaquePointer, context: RequestContext,
-                                server: Server) -> OpaquePointer? {
+                                server: Server) throws(HTTPError) -> OpaquePointer {
+    let native: OpaquePointer?
     switch response.body {
     case .empty:
-        return MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+        native = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
     case .bytes(let bytes):
-        return bytes.withUnsafeBytes {
+        native = bytes.withUnsafeBytes {
             MHD_create_response_from_buffer($0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress),
                                             .RESPMEM_MUST_COPY)
         }
     case .file(let path, let size):
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+        guard descriptor >= 0 else { throw HTTPError(.notFound, "The file is gone.") }
         // libmicrohttpd closes the descriptor when the response is destroyed.
-        return MHD_create_response_from_fd64(UInt64(size), descriptor)
+        native = MHD_create_response_from_fd64(UInt64(size), descriptor)
+        if native == nil { close(descriptor) }
     case .eventStream(let stream):
-        guard server.register(stream) else { stream.close(); return nil }
+        guard server.register(stream) else {
+            stream.close()
+            throw HTTPError(.serviceUnavailable, "The server is shutting down.")
+        }
         context.eventStream = stream
         stream.attach(to: connection)
         // The request's context holds the stream until the request completes.
-        return MHD_create_response_from_callback(UInt64.max, 16 * 1024, eventStreamReader,
-                                                 Unmanaged.passUnretained(stream).toOpaque(), nil)
+        native = MHD_create_response_from_callback(UInt64.max, 16 * 1024, eventStreamReader,
+                                                   Unmanaged.passUnretained(stream).toOpaque(), nil)
     }
+    guard let native else { throw HTTPError(.internalServerError, "The response could not be created.") }
+    return native
 }
 
 private func remoteAddress(of connection: OpaquePointer) -> String {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import HTTPServer
 
@@ -90,5 +91,41 @@ import Testing
                 #expect("\(error)" == "port \(server.port) is already in use")
             }
         }
+    }
+}
+
+@Suite struct ServerLifecycleTests {
+    @Test func customErrorPageRendersEveryError() throws {
+        let configuration = Server.Configuration(threadCount: 2, errorPage: { status, message, request in
+            .text("custom \(status.code) \(message) for \(request?.path ?? "unread request")", status: status)
+        })
+        try withServer(configuration, handler: RoutingTests.router().respond) { server throws in
+            #expect(try RawClient(port: server.port).request("GET", "/nowhere").text
+                == "custom 404 There is no page at this address. for /nowhere")
+            #expect(try RawClient(port: server.port).request("GET", "/bad%zz").text.hasPrefix("custom 400"))
+        }
+    }
+
+    @Test func runUntilSignalStopsOnSigterm() throws {
+        let server = Server(configuration: .init(threadCount: 2)) { _ in .text("up") }
+        try server.start()
+        let port = server.port
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            server.runUntilSignal()
+            finished.signal()
+        }
+        // Wait until Dispatch's handler for SIGTERM is installed (neither SIG_DFL = 0 nor
+        // SIG_IGN = 1), so the signal can neither end the test process nor be lost.
+        var action = sigaction()
+        let deadline = Date().addingTimeInterval(5)
+        repeat {
+            usleep(10_000)
+            sigaction(SIGTERM, nil, &action)
+        } while unsafeBitCast(action.__sigaction_handler, to: Int.self) <= 1 && Date() < deadline
+        #expect(try RawClient(port: port).request("GET", "/").text == "up")
+        kill(getpid(), SIGTERM)
+        #expect(finished.wait(timeout: .now() + 5) == .success)
+        #expect(throws: (any Error).self) { try RawClient(port: port).request("GET", "/") }
     }
 }
