@@ -1,7 +1,7 @@
 /// One HTTP request, complete with its body, as handlers see it.
 public struct Request: Sendable {
     public var method: HTTPMethod
-    /// The percent-decoded path, without the query string.
+    /// The percent-decoded path, without the query string (`%2F` decodes to `/` too).
     public var path: String
     /// The query string as sent, without the `?`.
     public var rawQuery: String
@@ -76,7 +76,8 @@ public struct UploadedFile: Sendable {
     /// The type the client claimed: untrusted, check the bytes.
     public let contentType: String
     public let size: Int
-    /// The temporary file holding the bytes; deleted after the response is sent.
+    /// The temporary file holding the bytes; deleted after the response is sent, so move
+    /// (rename) it to keep it.
     public let path: String
 }
 

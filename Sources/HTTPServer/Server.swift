@@ -74,7 +74,9 @@ public final class Server: Sendable {
     /// The bound port, once started.
     public var port: Int { running.withLock { $0.port } }
 
+    /// Binds and starts serving; does nothing if already running.
     public func start() throws {
+        guard running.withLock({ $0.daemon == nil }) else { return }
         // sendfile on a socket the client closed raises SIGPIPE; the failed write is enough.
         signal(SIGPIPE, SIG_IGN)
         let listener = try ListeningSocket(host: configuration.host, port: configuration.port)
