@@ -94,13 +94,14 @@ public final class Server: Sendable {
             throw ServerError.startFailed
         }
         let heartbeat = DispatchSource.makeTimerSource(queue: .global())
-        let interval = DispatchTimeInterval.milliseconds(Int(configuration.heartbeatInterval * 1000))
+        let interval = DispatchTimeInterval.milliseconds(max(10, Int(configuration.heartbeatInterval * 1000)))
         heartbeat.schedule(deadline: .now() + interval, repeating: interval)
         heartbeat.setEventHandler { [weak self] in self?.sendHeartbeats() }
         heartbeat.resume()
         streams.withLock { $0.isStopping = false }
         running.withLock {
-            $0 = Running(daemon: UncheckedHandle(pointer: daemon), port: listener.port, heartbeat: UncheckedHandle(pointer: heartbeat), retainedSelf: retained)
+            $0 = Running(daemon: UncheckedHandle(pointer: daemon), port: listener.port,
+                         heartbeat: UncheckedHandle(pointer: heartbeat), retainedSelf: retained)
         }
     }
 
@@ -159,7 +160,7 @@ public final class Server: Sendable {
         do {
             return try handler(request)
         } catch {
-            // Only the access log wraps ErrorPages, and it rethrows nothing it did not get.
+            // Unreachable in practice: ErrorPages already turned every error into a page.
             return errorPages.page(for: HTTPError(wrapping: error), request: request)
         }
     }
