@@ -3,3 +3,33 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
+
+/* Swift cannot call C variadic functions: these one-line wrappers fix the options it needs. */
+
+/* Starts a daemon on an already bound and listening socket, with a thread pool and epoll. */
+static inline struct MHD_Daemon *wl_mhd_start(unsigned int flags, int listen_fd,
+                                              unsigned int thread_pool_size,
+                                              unsigned int connection_limit,
+                                              unsigned int connection_timeout,
+                                              size_t connection_memory_limit,
+                                              MHD_AccessHandlerCallback access_handler, void *access_cls,
+                                              MHD_RequestCompletedCallback completed, void *completed_cls,
+                                              void *(*uri_logger)(void *cls, const char *uri, struct MHD_Connection *c),
+                                              void *uri_cls) {
+    return MHD_start_daemon(flags, 0, NULL, NULL, access_handler, access_cls,
+                            MHD_OPTION_LISTEN_SOCKET, listen_fd,
+                            MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
+                            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                            MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+                            MHD_OPTION_URI_LOG_CALLBACK, uri_logger, uri_cls,
+                            MHD_OPTION_END);
+}
+
+/* The client's address of a connection (NULL if unknown). */
+static inline const struct sockaddr *wl_mhd_client_address(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
+}

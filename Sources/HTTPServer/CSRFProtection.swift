@@ -1,0 +1,83 @@
+/// Guards state-changing requests (POST, PUT, PATCH, DELETE) against cross-site forgery:
+/// the browser must not flag the request as cross-site (`Sec-Fetch-Site`), its `Origin` must be
+/// this host, and it must carry the client's token (`_csrf` field or `X-CSRF-Token` header)
+/// matching the `csrf_token` cookie. Sets the cookie when missing and exposes the token as
+/// `request.csrfToken` for pages to embed in forms.
+public struct CSRFProtection: Middleware {
+    public static let cookieName = "csrf_token"
+    public static let fieldName = "_csrf"
+    public static let headerName = "X-CSRF-Token"
+
+    public init() {}
+
+    public func respond(to request: Request, next: Handler) throws -> Response {
+        let existing = request.cookies[Self.cookieName].flatMap { Self.isWellFormed($0) ? $0 : nil }
+        if request.method.isUnsafe {
+            try check(request, cookieToken: existing)
+        }
+        var request = request
+        let token = existing ?? Self.makeToken()
+        request.csrfToken = token
+        var response = try next(request)
+        if existing == nil {
+            response.setCookie(Cookie(name: Self.cookieName, value: token, httpOnly: true, sameSite: .strict))
+        }
+        return response
+    }
+
+    private func check(_ request: Request, cookieToken: String?) throws {
+        if let site = request.headers["Sec-Fetch-Site"]?.lowercased(), site == "cross-site" || site == "same-site" {
+            throw Self.refusal
+        }
+        if let origin = request.headers["Origin"] {
+            guard let host = request.headers["Host"], Self.authority(ofOrigin: origin) == host.lowercased() else {
+                throw Self.refusal
+            }
+        }
+        guard let cookieToken,
+              let sent = request.headers[Self.headerName] ?? request.form[Self.fieldName],
+              Self.constantTimeEquals(sent, cookieToken) else {
+            throw Self.refusal
+        }
+    }
+
+    private static let refusal = HTTPError(
+        .forbidden, "This form has expired or came from another site. Reload the page and try again.")
+
+    /// `http://host:port` → `host:port`; nil for `null` and anything without a scheme.
+    private static func authority(ofOrigin origin: String) -> String? {
+        guard let separator = origin.range(of: "://") else { return nil }
+        return origin[separator.upperBound...].lowercased()
+    }
+
+    private static func isWellFormed(_ token: String) -> Bool {
+        token.utf8.count == 64 && token.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
+    }
+
+    /// 32 random bytes as hex, from the system's cryptographic generator.
+    static func makeToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        var random = (generator.next() as UInt64, generator.next() as UInt64, generator.next() as UInt64,
+                      generator.next() as UInt64)
+        return withUnsafeBytes(of: &random) { bytes in
+            String(unsafeUninitializedCapacity: 64) { hex in
+                for (index, byte) in bytes.enumerated() {
+                    hex[2 * index] = hexDigits[Int(byte >> 4)]
+                    hex[2 * index + 1] = hexDigits[Int(byte & 0x0f)]
+                }
+                return 64
+            }
+        }
+    }
+
+    /// Compares without returning early, so timing does not reveal how much of a guess matched.
+    static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
+        let left = Array(lhs.utf8), right = Array(rhs.utf8)
+        guard left.count == right.count else { return false }
+        var difference: UInt8 = 0
+        for index in left.indices { difference |= left[index] ^ right[index] }
+        return difference == 0
+    }
+}
+
+private let hexDigits = Array("0123456789abcdef".utf8)

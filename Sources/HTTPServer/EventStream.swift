@@ -1,0 +1,131 @@
+import CMicroHTTPD
+import Synchronization
+
+/// The server side of one `text/event-stream` response. Return it from a handler as
+/// `Response.eventStream(stream)`, keep it, and `send(_:)` events from any thread.
+///
+/// No thread waits for a stream: with nothing to send, the connection is suspended, and
+/// `send` resumes it. Both happen under the stream's lock, so no wake-up is lost.
+public final class EventStream: Sendable {
+    private struct State {
+        var pending: [UInt8] = []
+        var pendingStart = 0
+        var connection: UncheckedHandle<OpaquePointer>?
+        var isSuspended = false
+        /// No more events: the response ends once what is pending has been sent.
+        var isClosing = false
+        /// The connection has finished; `onClose` handlers have run.
+        var hasEnded = false
+        var closeHandlers: [@Sendable () -> Void] = []
+
+        var pendingCount: Int { pending.count - pendingStart }
+    }
+
+    /// A client that stops reading is dropped rather than buffered without bound.
+    static let maximumPendingBytes = 1 << 20
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Queues an event for the client. Does nothing once the stream is closed.
+    public func send(_ event: ServerSentEvent) {
+        enqueue(event.encoded)
+    }
+
+    /// Ends the stream after what is already queued.
+    public func close() {
+        state.withLock { state in
+            state.isClosing = true
+            Self.wake(&state)
+        }
+    }
+
+    /// True once `close()` was called, the client went away or the server stopped.
+    public var isClosed: Bool {
+        state.withLock { $0.isClosing || $0.hasEnded }
+    }
+
+    /// Runs `handler` once when the connection ends (client gone, stream closed or server
+    /// stopped); at once if it already has.
+    public func onClose(_ handler: @escaping @Sendable () -> Void) {
+        let hasEnded = state.withLock { state in
+            if !state.hasEnded { state.closeHandlers.append(handler) }
+            return state.hasEnded
+        }
+        if hasEnded { handler() }
+    }
+
+    /// A comment line: keeps proxies from closing an idle stream, and the failed write is how
+    /// a departed client is noticed.
+    func sendHeartbeat() {
+        enqueue(Array(": heartbeat\n\n".utf8))
+    }
+
+    private func enqueue(_ bytes: [UInt8]) {
+        state.withLock { state in
+            guard !state.isClosing, !state.hasEnded else { return }
+            if state.pendingCount + bytes.count > Self.maximumPendingBytes {
+                state.isClosing = true
+            } else {
+                state.pending.append(contentsOf: bytes)
+            }
+            Self.wake(&state)
+        }
+    }
+
+    private static func wake(_ state: inout State) {
+        guard state.isSuspended, let connection = state.connection else { return }
+        state.isSuspended = false
+        MHD_resume_connection(connection.pointer)
+    }
+
+    // MARK: Called by the server
+
+    func attach(to connection: OpaquePointer) {
+        state.withLock { $0.connection = UncheckedHandle(pointer: connection) }
+    }
+
+    /// The content reader: copies pending bytes, ends the stream when closing, or suspends
+    /// the connection until the next `send`.
+    func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
+        let buffer = UncheckedHandle(pointer: UnsafeMutableRawPointer(buffer))
+        return state.withLock { state in
+            if state.pendingCount > 0 {
+                let count = min(capacity, state.pendingCount)
+                state.pending.withUnsafeBufferPointer { pending in
+                    buffer.pointer.copyMemory(from: pending.baseAddress! + state.pendingStart,
+                                                               byteCount: count)
+                }
+                state.pendingStart += count
+                if state.pendingStart == state.pending.count {
+                    state.pending.removeAll(keepingCapacity: true)
+                    state.pendingStart = 0
+                }
+                return count
+            }
+            if state.isClosing || state.hasEnded { return endOfStream }
+            guard let connection = state.connection else { return endOfStream }
+            state.isSuspended = true
+            MHD_suspend_connection(connection.pointer)
+            return 0
+        }
+    }
+
+    /// The connection is gone: forget it and run the close handlers.
+    func detach() {
+        let handlers = state.withLock { state in
+            state.connection = nil
+            state.isSuspended = false
+            state.hasEnded = true
+            state.pending = []
+            state.pendingStart = 0
+            defer { state.closeHandlers = [] }
+            return state.closeHandlers
+        }
+        for handler in handlers { handler() }
+    }
+}
+
+/// `MHD_CONTENT_READER_END_OF_STREAM`, a macro Swift does not import.
+private let endOfStream = -1

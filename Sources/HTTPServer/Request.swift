@@ -1,0 +1,95 @@
+/// One HTTP request, complete with its body, as handlers see it.
+public struct Request: Sendable {
+    public var method: HTTPMethod
+    /// The percent-decoded path, without the query string (`%2F` decodes to `/` too).
+    public var path: String
+    /// The query string as sent, without the `?`.
+    public var rawQuery: String
+    public var query: QueryParameters
+    public var headers: HTTPHeaders
+    public var cookies: [String: String]
+    /// Parameters captured from the route pattern (`/items/:id` gives `parameters["id"]`).
+    public var parameters: [String: String]
+    /// Fields of a url-encoded or multipart form body.
+    public var form: FormFields
+    /// File parts of a multipart body, already streamed to temporary files that are deleted
+    /// after the response is sent.
+    public var files: [UploadedFile]
+    /// The body, for content types other than forms (e.g. JSON).
+    public var body: [UInt8]
+    /// The CSRF token for this client, set by `CSRFProtection`, for pages to embed in forms.
+    public var csrfToken: String?
+    /// The client's IP address, e.g. `127.0.0.1`.
+    public var remoteAddress: String
+
+    public init(method: HTTPMethod, path: String, rawQuery: String = "", headers: HTTPHeaders = HTTPHeaders(),
+                form: FormFields = FormFields(), files: [UploadedFile] = [], body: [UInt8] = [],
+                remoteAddress: String = "") {
+        self.method = method
+        self.path = path
+        self.rawQuery = rawQuery
+        self.query = PercentEncoding.parseFields(rawQuery)
+        self.headers = headers
+        self.cookies = Self.parseCookies(headers.all("Cookie"))
+        self.parameters = [:]
+        self.form = form
+        self.files = files
+        self.body = body
+        self.csrfToken = nil
+        self.remoteAddress = remoteAddress
+    }
+
+    /// The `Host` header without its port, lowercased.
+    public var hostName: String? {
+        guard let host = headers["Host"] else { return nil }
+        return Self.hostName(fromAuthority: host)
+    }
+
+    static func hostName(fromAuthority authority: String) -> String {
+        let lowered = authority.lowercased()
+        if lowered.hasPrefix("["), let end = lowered.firstIndex(of: "]") {
+            return String(lowered[...end])
+        }
+        return String(lowered.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)[0])
+    }
+
+    private static func parseCookies(_ headerValues: [String]) -> [String: String] {
+        var cookies: [String: String] = [:]
+        for header in headerValues {
+            for pair in header.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard parts.count == 2 else { continue }
+                let name = parts[0].trimmingSpaces
+                // The first of duplicate names is the most specific path: keep it.
+                if !name.isEmpty, cookies[name] == nil { cookies[name] = parts[1].trimmingSpaces }
+            }
+        }
+        return cookies
+    }
+}
+
+/// A file part of a multipart upload, stored in a temporary file.
+public struct UploadedFile: Sendable {
+    public let fieldName: String
+    /// The name the client gave: untrusted, never use it as a path.
+    public let fileName: String
+    /// The type the client claimed: untrusted, check the bytes.
+    public let contentType: String
+    public let size: Int
+    /// The temporary file holding the bytes; deleted after the response is sent, so move
+    /// (rename) it to keep it.
+    public let path: String
+}
+
+extension Substring {
+    /// Without leading and trailing spaces and tabs.
+    var trimmingSpaces: String {
+        let bytes = utf8
+        var start = bytes.startIndex, end = bytes.endIndex
+        while start < end, bytes[start] == 32 || bytes[start] == 9 { start = bytes.index(after: start) }
+        while end > start, bytes[bytes.index(before: end)] == 32 || bytes[bytes.index(before: end)] == 9 {
+            end = bytes.index(before: end)
+        }
+        return String(self[start..<end])
+    }
+}

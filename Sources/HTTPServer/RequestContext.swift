@@ -1,0 +1,139 @@
+import CMicroHTTPD
+import Glibc
+
+/// What the server gathers about one request across libmicrohttpd's callbacks: created when
+/// the request line arrives, released when the request completes.
+final class RequestContext {
+    private enum BodyReceiver {
+        case none
+        case bytes
+        case multipart(MultipartReceiver)
+    }
+
+    let rawURI: String
+    private(set) var hasStarted = false
+    private var method = ""
+    private var headers = HTTPHeaders()
+    private var receiver = BodyReceiver.none
+    private var bodyBytes: [UInt8] = []
+    private var receivedCount = 0
+    private var bodyLimit = 0
+    /// The event stream this request answered with, to detach when the connection ends.
+    var eventStream: EventStream?
+
+    init(rawURI: String) {
+        self.rawURI = rawURI
+    }
+
+    /// First call: reads the header and decides how to take the body. Returns an error to
+    /// answer at once, before any of the body is read.
+    func start(connection: OpaquePointer, method: String, bodyLimit: Int, uploadDirectory: String) -> HTTPError? {
+        hasStarted = true
+        self.method = method
+        self.bodyLimit = bodyLimit
+        MHD_get_connection_values(connection, MHD_ValueKind.HEADER_KIND, collectHeader,
+                                  Unmanaged.passUnretained(self).toOpaque())
+        if let transferEncoding = headers["Transfer-Encoding"], transferEncoding.lowercased().contains("chunked") {
+            return HTTPError(.lengthRequired, "Uploads need a Content-Length.")
+        }
+        guard let length = headers["Content-Length"] else { return nil }
+        guard let byteCount = Int(length), byteCount >= 0 else {
+            return HTTPError(.badRequest, "The Content-Length is not a number.")
+        }
+        guard byteCount <= bodyLimit else { return Self.tooLarge(limit: bodyLimit) }
+        guard byteCount > 0 else { return nil }
+        if contentType.hasPrefix("multipart/form-data") {
+            guard let multipart = MultipartReceiver(connection: connection, directory: uploadDirectory) else {
+                return HTTPError(.badRequest, "The multipart form has no boundary.")
+            }
+            receiver = .multipart(multipart)
+        } else {
+            receiver = .bytes
+            bodyBytes.reserveCapacity(byteCount)
+        }
+        return nil
+    }
+
+    /// A chunk of the body; false drops the connection (the limit is enforced mid-body too).
+    func receive(_ data: UnsafePointer<CChar>, count: Int) -> Bool {
+        receivedCount += count
+        guard receivedCount <= bodyLimit else { return false }
+        switch receiver {
+        case .none:
+            return false
+        case .bytes:
+            data.withMemoryRebound(to: UInt8.self, capacity: count) {
+                bodyBytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
+            }
+            return true
+        case .multipart(let multipart):
+            return multipart.receive(data, count: count)
+        }
+    }
+
+    /// The complete request, or the error page's status and message.
+    func makeRequest(remoteAddress: String) -> Result<Request, HTTPError> {
+        guard let method = HTTPMethod(rawValue: method) else {
+            return .failure(HTTPError(.notImplemented, "The method \(self.method) is not supported."))
+        }
+        let (rawPath, rawQuery) = splitURI()
+        guard rawPath.hasPrefix("/"), let path = PercentEncoding.decode(rawPath, plusAsSpace: false) else {
+            return .failure(HTTPError(.badRequest, "The address is not valid."))
+        }
+        var request = Request(method: method, path: path, rawQuery: String(rawQuery), headers: headers,
+                              remoteAddress: remoteAddress)
+        switch receiver {
+        case .none:
+            break
+        case .bytes where contentType.hasPrefix("application/x-www-form-urlencoded"):
+            guard let text = String(validating: bodyBytes, as: UTF8.self) else {
+                return .failure(HTTPError(.badRequest, "The form data is not valid UTF-8 text."))
+            }
+            request.form = PercentEncoding.parseFields(text)
+        case .bytes:
+            request.body = bodyBytes
+        case .multipart(let multipart):
+            switch multipart.finish() {
+            case .success(let (fields, files)):
+                request.form = fields
+                request.files = files
+            case .failure(let error):
+                return .failure(error)
+            }
+        }
+        bodyBytes = []
+        return .success(request)
+    }
+
+    /// The request is over: delete uploaded files and let go of the event stream.
+    func complete() {
+        if case .multipart(let multipart) = receiver { multipart.removeFiles() }
+        eventStream?.detach()
+        eventStream = nil
+    }
+
+    static func tooLarge(limit: Int) -> HTTPError {
+        HTTPError(.payloadTooLarge, "The upload is larger than the limit of \(limit / (1024 * 1024)) MB.")
+    }
+
+    private var contentType: String {
+        headers["Content-Type"]?.lowercased() ?? ""
+    }
+
+    private func splitURI() -> (path: Substring, query: Substring) {
+        guard let mark = rawURI.firstIndex(of: "?") else { return (rawURI[...], "") }
+        return (rawURI[..<mark], rawURI[rawURI.index(after: mark)...])
+    }
+
+    fileprivate func addHeader(name: String, value: String) {
+        headers.add(name, value)
+    }
+}
+
+private func collectHeader(_ context: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind,
+                           _ name: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?) -> MHD_Result {
+    guard let context, let name else { return MHD_Result.YES }
+    Unmanaged<RequestContext>.fromOpaque(context).takeUnretainedValue()
+        .addHeader(name: String(cString: name), value: value.map { String(cString: $0) } ?? "")
+    return MHD_Result.YES
+}

@@ -1,0 +1,33 @@
+/// Adds the browser hardening headers to every response, error pages included.
+public struct SecurityHeaders: Middleware {
+    public static let defaultContentSecurityPolicy = "default-src 'self'; img-src 'self' data: blob:; "
+        + "style-src 'self'; script-src 'self'; connect-src 'self'; object-src 'none'; "
+        + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+    private let headers: HTTPHeaders
+
+    public init(contentSecurityPolicy: String = SecurityHeaders.defaultContentSecurityPolicy) {
+        headers = [
+            "Content-Security-Policy": contentSecurityPolicy,
+            "X-Content-Type-Options": "nosniff",
+            "Referrer-Policy": "same-origin",
+            "X-Frame-Options": "DENY",
+        ]
+    }
+
+    public func respond(to request: Request, next: Handler) throws -> Response {
+        do {
+            var response = try next(request)
+            apply(to: &response.headers)
+            return response
+        } catch {
+            var httpError = HTTPError(wrapping: error)
+            apply(to: &httpError.headers)
+            throw httpError
+        }
+    }
+
+    private func apply(to target: inout HTTPHeaders) {
+        for (name, value) in headers where !target.contains(name) { target[name] = value }
+    }
+}

@@ -1,0 +1,204 @@
+import CMicroHTTPD
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+
+/// An HTTP/1.1 server on libmicrohttpd: a small pool of threads with epoll serves every
+/// connection; event streams wait suspended, without a thread.
+public final class Server: Sendable {
+    public struct Configuration: Sendable {
+        public var host: String
+        /// 0 picks a free port; read the bound one from `Server.port`.
+        public var port: Int
+        public var threadCount: Int
+        /// Larger bodies get 413 (before reading them, from `Content-Length`).
+        public var maxBodySize: Int
+        /// Seconds between heartbeat comments on event streams.
+        public var heartbeatInterval: Double
+        /// Seconds an idle keep-alive connection stays open.
+        public var connectionTimeout: Int
+        public var maxConnections: Int
+        /// One line per request on stderr.
+        public var accessLog: Bool
+        /// Where multipart file parts are written while a request is handled.
+        public var uploadDirectory: String
+        /// Renders error pages (status, message for the user, the request if it was read).
+        public var errorPage: @Sendable (HTTPStatus, String, Request?) -> Response
+
+        public init(host: String = "127.0.0.1", port: Int = 0,
+                    threadCount: Int = ProcessInfo.processInfo.activeProcessorCount,
+                    maxBodySize: Int = 32 * 1024 * 1024, heartbeatInterval: Double = 15,
+                    connectionTimeout: Int = 60, maxConnections: Int = 16_384, accessLog: Bool = false,
+                    uploadDirectory: String = NSTemporaryDirectory(),
+                    errorPage: @escaping @Sendable (HTTPStatus, String, Request?) -> Response = Server.plainErrorPage) {
+            self.host = host
+            self.port = port
+            self.threadCount = threadCount
+            self.maxBodySize = maxBodySize
+            self.heartbeatInterval = heartbeatInterval
+            self.connectionTimeout = connectionTimeout
+            self.maxConnections = maxConnections
+            self.accessLog = accessLog
+            self.uploadDirectory = uploadDirectory.hasSuffix("/") ? String(uploadDirectory.dropLast()) : uploadDirectory
+            self.errorPage = errorPage
+        }
+    }
+
+    private struct Running {
+        var daemon: UncheckedHandle<OpaquePointer>?
+        var port = 0
+        var heartbeat: UncheckedHandle<any DispatchSourceTimer>?
+        /// The daemon's callbacks hold the server unretained; this keeps it alive meanwhile.
+        var retainedSelf: Unmanaged<Server>?
+    }
+
+    private struct Streams {
+        var isStopping = false
+        var open: [ObjectIdentifier: EventStream] = [:]
+    }
+
+    public let configuration: Configuration
+    private let errorPages: ErrorPages
+    private let handler: Handler
+    private let running = Mutex(Running())
+    private let streams = Mutex(Streams())
+
+    public init(configuration: Configuration = Configuration(), responder: @escaping Handler) {
+        self.configuration = configuration
+        errorPages = ErrorPages(render: configuration.errorPage)
+        let renderErrors = errorPages.wrapping(responder)
+        self.handler = configuration.accessLog ? AccessLog().wrapping(renderErrors) : renderErrors
+    }
+
+    /// The bound port, once started.
+    public var port: Int { running.withLock { $0.port } }
+
+    /// Binds and starts serving; does nothing if already running.
+    public func start() throws {
+        guard running.withLock({ $0.daemon == nil }) else { return }
+        // sendfile on a socket the client closed raises SIGPIPE; the failed write is enough.
+        signal(SIGPIPE, SIG_IGN)
+        let listener = try ListeningSocket(host: configuration.host, port: configuration.port)
+        let retained = Unmanaged.passRetained(self)
+        let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue
+        let daemon = wl_mhd_start(
+            flags, listener.descriptor, UInt32(max(1, configuration.threadCount)),
+            UInt32(configuration.maxConnections), UInt32(configuration.connectionTimeout), 32 * 1024,
+            serverAccessHandler, retained.toOpaque(), serverRequestCompleted, retained.toOpaque(),
+            serverRequestStarted, retained.toOpaque())
+        guard let daemon else {
+            close(listener.descriptor)
+            retained.release()
+            throw ServerError.startFailed
+        }
+        let heartbeat = DispatchSource.makeTimerSource(queue: .global())
+        let interval = DispatchTimeInterval.milliseconds(max(10, Int(configuration.heartbeatInterval * 1000)))
+        heartbeat.schedule(deadline: .now() + interval, repeating: interval)
+        heartbeat.setEventHandler { [weak self] in self?.sendHeartbeats() }
+        heartbeat.resume()
+        streams.withLock { $0.isStopping = false }
+        running.withLock {
+            $0 = Running(daemon: UncheckedHandle(pointer: daemon), port: listener.port,
+                         heartbeat: UncheckedHandle(pointer: heartbeat), retainedSelf: retained)
+        }
+    }
+
+    /// Stops accepting, lets in-flight requests finish, ends every event stream (their
+    /// `onClose` handlers run), then shuts the daemon down.
+    public func stop() {
+        let stopping = running.withLock { running in
+            defer { running = Running() }
+            return running
+        }
+        guard let daemon = stopping.daemon?.pointer else { return }
+        stopping.heartbeat?.pointer.cancel()
+        let listenDescriptor = MHD_quiesce_daemon(daemon)
+        if listenDescriptor >= 0 { close(listenDescriptor) }
+        // libmicrohttpd aborts when stopped with suspended connections: end every stream first.
+        let open = streams.withLock { streams in
+            streams.isStopping = true
+            return Array(streams.open.values)
+        }
+        for stream in open { stream.close() }
+        let deadline = ContinuousClock.now + .seconds(2)
+        while streams.withLock({ !$0.open.isEmpty }), ContinuousClock.now < deadline {
+            usleep(2_000)
+        }
+        MHD_stop_daemon(daemon)
+        stopping.retainedSelf?.release()
+    }
+
+    /// Blocks until SIGINT or SIGTERM, then stops.
+    public func runUntilSignal() {
+        let received = DispatchSemaphore(value: 0)
+        let sources = [SIGINT, SIGTERM].map { signalNumber in
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { received.signal() }
+            source.resume()
+            return source
+        }
+        received.wait()
+        sources.forEach { $0.cancel() }
+        stop()
+    }
+
+    /// The built-in error page: plain HTML with the status and message.
+    public static func plainErrorPage(_ status: HTTPStatus, _ message: String, _ request: Request?) -> Response {
+        let title = HTML.escape(status.description)
+        return .html("""
+            <!doctype html><html lang="en"><meta charset="utf-8"><title>\(title)</title>\
+            <h1>\(title)</h1><p>\(HTML.escape(message))</p></html>
+            """, status: status)
+    }
+
+    // MARK: Called from libmicrohttpd's callbacks
+
+    func respond(to request: Request) -> Response {
+        do {
+            return try handler(request)
+        } catch {
+            // Unreachable in practice: ErrorPages already turned every error into a page.
+            return errorPages.page(for: HTTPError(wrapping: error), request: request)
+        }
+    }
+
+    func errorResponse(_ error: HTTPError, request: Request?) -> Response {
+        errorPages.page(for: error, request: request)
+    }
+
+    /// Registers a stream answering a request; false when the server is stopping.
+    func register(_ stream: EventStream) -> Bool {
+        streams.withLock { streams in
+            guard !streams.isStopping else { return false }
+            streams.open[ObjectIdentifier(stream)] = stream
+            return true
+        }
+    }
+
+    func unregister(_ stream: EventStream) {
+        _ = streams.withLock { $0.open.removeValue(forKey: ObjectIdentifier(stream)) }
+    }
+
+    private func sendHeartbeats() {
+        for stream in streams.withLock({ Array($0.open.values) }) { stream.sendHeartbeat() }
+    }
+}
+
+public enum ServerError: Error, CustomStringConvertible {
+    case portInUse(Int)
+    case invalidHost(String)
+    case socketFailed(String)
+    case startFailed
+
+    public var description: String {
+        switch self {
+        case .portInUse(let port): "port \(port) is already in use"
+        case .invalidHost(let host): "\(host) is not an IP address to listen on"
+        case .socketFailed(let reason): "could not open the listening socket: \(reason)"
+        case .startFailed: "libmicrohttpd could not start"
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import CMicroHTTPD
+import Glibc
+
+// libmicrohttpd's callbacks: global functions (C function pointers cannot capture), with the
+// server in `cls` and the request's `RequestContext` in `*con_cls`.
+
+/// The request line has arrived: the raw URI (with its query, before any decoding) starts
+/// the request's context.
+func serverRequestStarted(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?,
+                          _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
+    let context = RequestContext(rawURI: uri.map { String(cString: $0) } ?? "")
+    return Unmanaged.passRetained(context).toOpaque()
+}
+
+/// Called first with the header, then once per body chunk, then once more with no data.
+/// The response is queued only after the first call: queued on the first, libmicrohttpd
+/// would close the connection instead of keeping it alive.
+func serverAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+                         _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
+                         _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
+                         _ uploadDataSize: UnsafeMutablePointer<Int>?,
+                         _ contextPointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result {
+    guard let cls, let connection, let method, let uploadDataSize,
+          let contextAddress = contextPointer?.pointee else { return MHD_Result.NO }
+    let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
+    let context = Unmanaged<RequestContext>.fromOpaque(contextAddress).takeUnretainedValue()
+
+    if !context.hasStarted {
+        let refusal = context.start(connection: connection, method: String(cString: method),
+                                    bodyLimit: server.configuration.maxBodySize,
+                                    uploadDirectory: server.configuration.uploadDirectory)
+        // Refusing before the body is read means the connection closes: that is intended.
+        if let refusal { return queue(server.errorResponse(refusal, request: nil), on: connection, context, server) }
+        return MHD_Result.YES
+    }
+    if uploadDataSize.pointee > 0 {
+        guard let uploadData, context.receive(uploadData, count: uploadDataSize.pointee) else { return MHD_Result.NO }
+        uploadDataSize.pointee = 0
+        return MHD_Result.YES
+    }
+    let response: Response
+    switch context.makeRequest(remoteAddress: remoteAddress(of: connection)) {
+    case .success(let request): response = server.respond(to: request)
+    case .failure(let error): response = server.errorResponse(error, request: nil)
+    }
+    return queue(response, on: connection, context, server)
+}
+
+/// The request is over (sent, failed or the client left): clean up and release its context.
+func serverRequestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+                            _ contextPointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+                            _ termination: MHD_RequestTerminationCode) {
+    guard let cls, let contextAddress = contextPointer?.pointee else { return }
+    contextPointer?.pointee = nil
+    let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
+    let context = Unmanaged<RequestContext>.fromOpaque(contextAddress).takeRetainedValue()
+    if let stream = context.eventStream { server.unregister(stream) }
+    context.complete()
+}
+
+private func eventStreamReader(_ cls: UnsafeMutableRawPointer?, _ position: UInt64,
+                               _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int) -> Int {
+    guard let cls, let buffer else { return -1 }
+    return Unmanaged<EventStream>.fromOpaque(cls).takeUnretainedValue().read(into: buffer, capacity: capacity)
+}
+
+private func queue(_ response: Response, on connection: OpaquePointer, _ context: RequestContext,
+                   _ server: Server, isErrorPage: Bool = false) -> MHD_Result {
+    let native: OpaquePointer
+    do {
+        native = try makeNativeResponse(response, connection: connection, context: context, server: server)
+    } catch {
+        guard !isErrorPage else { return MHD_Result.NO }
+        return queue(server.errorResponse(error, request: nil), on: connection, context, server, isErrorPage: true)
+    }
+    for (name, value) in response.headers {
+        MHD_add_response_header(native, name, value)
+    }
+    let result = MHD_queue_response(connection, UInt32(response.status.code), native)
+    MHD_destroy_response(native)
+    return result
+}
+
+private func makeNativeResponse(_ response: Response, connection: OpaquePointer, context: RequestContext,
+                                server: Server) throws(HTTPError) -> OpaquePointer {
+    let native: OpaquePointer?
+    switch response.body {
+    case .empty:
+        native = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+    case .bytes(let bytes):
+        native = bytes.withUnsafeBytes {
+            MHD_create_response_from_buffer($0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress),
+                                            .RESPMEM_MUST_COPY)
+        }
+    case .file(let path, let size):
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw HTTPError(.notFound, "The file is gone.") }
+        // libmicrohttpd closes the descriptor when the response is destroyed.
+        native = MHD_create_response_from_fd64(UInt64(size), descriptor)
+        if native == nil { close(descriptor) }
+    case .eventStream(let stream):
+        guard server.register(stream) else {
+            stream.close()
+            throw HTTPError(.serviceUnavailable, "The server is shutting down.")
+        }
+        context.eventStream = stream
+        stream.attach(to: connection)
+        // The request's context holds the stream until the request completes.
+        native = MHD_create_response_from_callback(UInt64.max, 16 * 1024, eventStreamReader,
+                                                   Unmanaged.passUnretained(stream).toOpaque(), nil)
+    }
+    guard let native else { throw HTTPError(.internalServerError, "The response could not be created.") }
+    return native
+}
+
+private func remoteAddress(of connection: OpaquePointer) -> String {
+    wl_mhd_client_address(connection).map(numericAddress) ?? ""
+}

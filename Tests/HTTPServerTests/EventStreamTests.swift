@@ -1,0 +1,136 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+@testable import HTTPServer
+
+@Suite struct EventStreamTests {
+    /// Streams the handler has opened, for the test to send to.
+    final class Hub: Sendable {
+        let streams = Mutex<[EventStream]>([])
+        let closed = Atomic(0)
+
+        var handler: Handler {
+            { [self] _ in
+                let stream = EventStream()
+                stream.onClose { self.closed.add(1, ordering: .relaxed) }
+                streams.withLock { $0.append(stream) }
+                return .eventStream(stream)
+            }
+        }
+
+        var count: Int { streams.withLock { $0.count } }
+
+        func broadcast(_ event: ServerSentEvent) {
+            for stream in streams.withLock({ $0 }) { stream.send(event) }
+        }
+
+        func waitUntil(_ condition: () -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(5)
+            while !condition() {
+                guard Date() < deadline else { return false }
+                usleep(2_000)
+            }
+            return true
+        }
+    }
+
+    static func openStream(port: Int) throws -> RawClient {
+        let client = try RawClient(port: port)
+        try client.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+        let reply = try client.readReply(expectBody: false)
+        guard reply.status == 200, reply.header("Content-Type") == "text/event-stream" else {
+            throw RawClient.Failure(description: "not an event stream: \(reply.status)")
+        }
+        return client
+    }
+
+    @Test func encodingKeepsUserTextInsideDataLines() {
+        let event = ServerSentEvent(id: "7\nevent: x", event: "badge", data: "one\r\ndata: two\nevent: evil\rthree", retry: 3000)
+        #expect(String(decoding: event.encoded, as: UTF8.self)
+            == "id: 7event: x\nevent: badge\nretry: 3000\ndata: one\ndata: data: two\ndata: event: evil\ndata: three\n\n")
+    }
+
+    @Test func eventSentFromAnotherThreadReachesTheClient() throws {
+        let hub = Hub()
+        try withServer(handler: hub.handler) { server throws in
+            let client = try Self.openStream(port: server.port)
+            #expect(hub.waitUntil { hub.count == 1 })
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) {
+                hub.broadcast(ServerSentEvent(id: "1", event: "update", data: "hello\nworld"))
+            }
+            let text = try client.readEvents(until: "\n\n")
+            #expect(text.hasSuffix("id: 1\nevent: update\ndata: hello\ndata: world\n\n"))
+        }
+    }
+
+    @Test func thousandIdleStreamsNeedNoThreadsAndAllGetABroadcast() throws {
+        let hub = Hub()
+        try withServer(handler: hub.handler) { server throws in
+            let threadsBefore = try Self.threadCount()
+            let clients = try (0..<1000).map { _ in try Self.openStream(port: server.port) }
+            #expect(hub.waitUntil { hub.count == 1000 })
+            let threadsWithStreams = try Self.threadCount()
+            #expect(threadsWithStreams - threadsBefore < 5, "threads: \(threadsBefore) → \(threadsWithStreams)")
+            hub.broadcast(ServerSentEvent(event: "news", data: "to everyone"))
+            var received = 0
+            for client in clients where try client.readEvents(until: "\n\n").contains("data: to everyone\n\n") {
+                received += 1
+            }
+            #expect(received == 1000)
+        }
+    }
+
+    @Test func departedClientIsNoticedByHeartbeatAndFiresOnClose() throws {
+        let hub = Hub()
+        let configuration = Server.Configuration(threadCount: 2, heartbeatInterval: 0.05)
+        try withServer(configuration, handler: hub.handler) { server throws in
+            var client: RawClient? = try Self.openStream(port: server.port)
+            let stream = try #require(hub.waitUntil { hub.count == 1 } ? hub.streams.withLock { $0.first } : nil)
+            #expect(try client?.readEvents(until: ": heartbeat\n\n") != nil)
+            #expect(!stream.isClosed)
+            client = nil
+            #expect(hub.waitUntil { hub.closed.load(ordering: .relaxed) == 1 })
+            #expect(stream.isClosed)
+            _ = client
+        }
+    }
+
+    @Test func closingAStreamEndsTheResponseAndKeepsTheConnection() throws {
+        let hub = Hub()
+        try withServer(handler: hub.handler) { server throws in
+            let client = try Self.openStream(port: server.port)
+            #expect(hub.waitUntil { hub.count == 1 })
+            hub.broadcast(ServerSentEvent(data: "last"))
+            hub.streams.withLock { $0[0].close() }
+            #expect(try client.readEvents(until: "data: last\n\n").hasSuffix("data: last\n\n"))
+            #expect(try client.readChunk() == nil)
+            #expect(hub.waitUntil { hub.closed.load(ordering: .relaxed) == 1 })
+            // The same connection serves the next request.
+            try client.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            #expect(try client.readReply(expectBody: false).status == 200)
+        }
+    }
+
+    @Test func stopWithOpenStreamsEndsThemGracefully() throws {
+        let hub = Hub()
+        let server = Server(configuration: .init(threadCount: 2), responder: hub.handler)
+        try server.start()
+        let clients = try (0..<5).map { _ in try Self.openStream(port: server.port) }
+        #expect(hub.waitUntil { hub.count == 5 })
+        server.stop()
+        #expect(hub.closed.load(ordering: .relaxed) == 5)
+        #expect(hub.streams.withLock { $0.allSatisfy(\.isClosed) })
+        for client in clients {
+            #expect(client.isClosedByServer() || (try? client.readChunk()) == .some(nil))
+        }
+        // Sending after the stop is harmless.
+        hub.broadcast(ServerSentEvent(data: "too late"))
+    }
+
+    static func threadCount() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("Threads:") })
+        return try #require(Int(line.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces)))
+    }
+}

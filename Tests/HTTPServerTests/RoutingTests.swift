@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+@testable import HTTPServer
+
+@Suite struct RoutingTests {
+    static func router() -> Router {
+        var router = Router()
+        router.get("/items/:id") { request in .text("item \(request.parameters["id"] ?? "?") q=\(request.query["q"] ?? "")") }
+        router.post("/items") { request in .text("created \(request.form["name"] ?? "") tags=\(request.form.all("tag"))", status: .created) }
+        router.delete("/items/:id") { request in .text("deleted \(request.parameters["id"] ?? "")") }
+        router.get("/fail") { _ in throw CocoaLikeError() }
+        router.get("/teapot") { _ in throw HTTPError(.unprocessableContent, "No <tea>.") }
+        return router
+    }
+
+    struct CocoaLikeError: Error {}
+
+    @Test func routesWithParametersAndQuery() throws {
+        try withServer(handler: Self.router().respond) { server throws in
+            let client = try RawClient(port: server.port)
+            let reply = try client.request("GET", "/items/42?q=caf%C3%A9+au+lait")
+            #expect(reply.status == 200)
+            #expect(reply.text == "item 42 q=café au lait")
+            // The same connection stays open for the next request (keep-alive).
+            let second = try client.request("GET", "/items/a%20b")
+            #expect(second.text == "item a b q=")
+        }
+    }
+
+    @Test func unknownPathIs404AndWrongMethodIs405WithAllow() throws {
+        try withServer(handler: Self.router().respond) { server throws in
+            let client = try RawClient(port: server.port)
+            #expect(try client.request("GET", "/nowhere").status == 404)
+            let reply = try client.request("PUT", "/items/1", body: Array("x".utf8))
+            #expect(reply.status == 405)
+            #expect(reply.header("Allow") == "GET, HEAD, DELETE")
+        }
+    }
+
+    @Test func urlEncodedFormAndMethodOverride() throws {
+        try withServer(handler: Self.router().respond) { server throws in
+            let client = try RawClient(port: server.port)
+            let form = Array("name=Blue+Lake&tag=a&tag=b%26c".utf8)
+            let reply = try client.request("POST", "/items", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: form)
+            #expect(reply.status == 201)
+            #expect(reply.text == #"created Blue Lake tags=["a", "b&c"]"#)
+            let override = try client.request("POST", "/items/7", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                               body: Array("_method=DELETE".utf8))
+            #expect(override.text == "deleted 7")
+        }
+    }
+
+    @Test func thrownErrorsBecomeErrorPagesAndServingContinues() throws {
+        try withServer(handler: Self.router().respond) { server throws in
+            let client = try RawClient(port: server.port)
+            let failure = try client.request("GET", "/fail")
+            #expect(failure.status == 500)
+            #expect(failure.header("Content-Type")?.hasPrefix("text/html") == true)
+            let teapot = try client.request("GET", "/teapot")
+            #expect(teapot.status == 422)
+            #expect(teapot.text.contains("No &lt;tea&gt;."))
+            #expect(try RawClient(port: server.port).request("GET", "/items/1").status == 200)
+        }
+    }
+
+    @Test func headAnswersLikeGetWithoutBody() throws {
+        try withServer(handler: Self.router().respond) { server throws in
+            let client = try RawClient(port: server.port)
+            let head = try client.request("HEAD", "/items/5", expectBody: false)
+            #expect(head.status == 200)
+            #expect(head.header("Content-Length") == "\("item 5 q=".utf8.count)")
+            // Had a body been sent, it would now be read as the next reply's status line.
+            let next = try client.request("GET", "/items/6")
+            #expect(next.text == "item 6 q=")
+        }
+    }
+
+    @Test func badPathsAre400() throws {
+        try withServer(handler: Self.router().respond) { server throws in
+            #expect(try RawClient(port: server.port).request("GET", "/items/a%00b").status == 400)
+            #expect(try RawClient(port: server.port).request("GET", "/items/%FF").status == 400)
+            #expect(try RawClient(port: server.port).request("GET", "/items/%zz").status == 400)
+        }
+    }
+
+    @Test func portInUseIsReportedClearly() throws {
+        try withServer(handler: Self.router().respond) { server throws in
+            let second = Server(configuration: .init(port: server.port), responder: Self.router().respond)
+            #expect(throws: ServerError.self) { try second.start() }
+            do { try second.start() } catch {
+                #expect("\(error)" == "port \(server.port) is already in use")
+            }
+        }
+    }
+}
+
+@Suite struct ServerLifecycleTests {
+    @Test func customErrorPageRendersEveryError() throws {
+        let configuration = Server.Configuration(threadCount: 2, errorPage: { status, message, request in
+            .text("custom \(status.code) \(message) for \(request?.path ?? "unread request")", status: status)
+        })
+        try withServer(configuration, handler: RoutingTests.router().respond) { server throws in
+            #expect(try RawClient(port: server.port).request("GET", "/nowhere").text
+                == "custom 404 There is no page at this address. for /nowhere")
+            #expect(try RawClient(port: server.port).request("GET", "/bad%zz").text.hasPrefix("custom 400"))
+        }
+    }
+
+    @Test func runUntilSignalStopsOnSigterm() throws {
+        let server = Server(configuration: .init(threadCount: 2)) { _ in .text("up") }
+        try server.start()
+        let port = server.port
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            server.runUntilSignal()
+            finished.signal()
+        }
+        // Wait until Dispatch's handler for SIGTERM is installed (neither SIG_DFL = 0 nor
+        // SIG_IGN = 1), so the signal can neither end the test process nor be lost.
+        var action = sigaction()
+        let deadline = Date().addingTimeInterval(5)
+        repeat {
+            usleep(10_000)
+            sigaction(SIGTERM, nil, &action)
+        } while unsafeBitCast(action.__sigaction_handler, to: Int.self) <= 1 && Date() < deadline
+        #expect(try RawClient(port: port).request("GET", "/").text == "up")
+        kill(getpid(), SIGTERM)
+        #expect(finished.wait(timeout: .now() + 5) == .success)
+        #expect(throws: (any Error).self) { try RawClient(port: port).request("GET", "/") }
+    }
+}
