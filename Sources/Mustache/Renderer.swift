@@ -1,0 +1,141 @@
+/// Walks a node tree against a stack of context values, writing into one buffer.
+struct Renderer {
+    /// Deep enough for any real page; stops a template that includes itself forever.
+    static let maximumDepth = 64
+
+    private(set) var output: OutputBuffer
+    private var contextStack: [MustacheValue]
+    /// Prepended at each template line start: the indentation of enclosing standalone partials and blocks.
+    private var indentation: [UInt8] = []
+    /// Block arguments in force: given by the parents being rendered, the outermost winning.
+    private var blockArguments: [String: [Node]] = [:]
+    private var depth = 0
+    private let library: TemplateLibrary?
+
+    init(context: MustacheValue, library: TemplateLibrary?, capacity: Int) {
+        output = OutputBuffer(reservingCapacity: capacity)
+        contextStack = [context]
+        contextStack.reserveCapacity(16)
+        self.library = library
+    }
+
+    mutating func render(_ nodes: [Node]) throws(MustacheError) {
+        for node in nodes {
+            switch node {
+            case .text(let text):
+                append(text, indentingFirstLine: true)
+            case .variable(let path, let escaped):
+                if let value = lookUp(path) { output.append(value, escaped: escaped) }
+            case .section(let path, let content, let inverted):
+                try renderSection(content, value: lookUp(path) ?? .null, inverted: inverted)
+            case .partial(let reference, let partialIndentation):
+                guard let template = try template(for: reference) else { continue }
+                try withIndentation(partialIndentation) { renderer throws(MustacheError) in
+                    try renderer.renderNested(template)
+                }
+            case .parent(let reference, let parentIndentation, let arguments):
+                guard let template = try template(for: reference) else { continue }
+                let outerArguments = blockArguments
+                blockArguments = arguments.merging(outerArguments) { _, outer in outer }
+                defer { blockArguments = outerArguments }
+                try withIndentation(parentIndentation) { renderer throws(MustacheError) in
+                    try renderer.renderNested(template)
+                }
+            case .block(let block):
+                try renderBlock(block)
+            }
+        }
+    }
+
+    private mutating func append(_ text: Text, indentingFirstLine: Bool) {
+        guard !indentation.isEmpty, !text.lineStarts.isEmpty else {
+            output.append(text.bytes[...])
+            return
+        }
+        var pieceStart = 0
+        for lineStart in text.lineStarts where indentingFirstLine || lineStart != 0 {
+            output.append(text.bytes[pieceStart..<lineStart])
+            output.append(indentation)
+            pieceStart = lineStart
+        }
+        output.append(text.bytes[pieceStart...])
+    }
+
+    private mutating func renderSection(_ content: [Node], value: MustacheValue, inverted: Bool) throws(MustacheError) {
+        if inverted {
+            if !value.isTruthy { try render(content) }
+            return
+        }
+        guard value.isTruthy else { return }
+        let items: [MustacheValue]
+        if case .array(let array) = value { items = array } else { items = [value] }
+        for item in items {
+            contextStack.append(item)
+            defer { contextStack.removeLast() }
+            try render(content)
+        }
+    }
+
+    private mutating func renderBlock(_ block: Block) throws(MustacheError) {
+        guard let argument = blockArguments[block.name] else {
+            try render(block.defaultContent)
+            return
+        }
+        let outerIndentation = indentation
+        indentation += block.indentation
+        defer { indentation = outerIndentation }
+        // The first line follows literal indentation already written before the block tag.
+        if !block.indentsFirstLine, case .text(let text)? = argument.first {
+            append(text, indentingFirstLine: false)
+            try render(Array(argument.dropFirst()))
+        } else {
+            try render(argument)
+        }
+    }
+
+    /// Runs `body` with the indentation of a standalone tag added, or none at all for an inline one.
+    private mutating func withIndentation(_ added: [UInt8]?, _ body: (inout Renderer) throws(MustacheError) -> Void) throws(MustacheError) {
+        let outerIndentation = indentation
+        indentation = added.map { outerIndentation + $0 } ?? []
+        defer { indentation = outerIndentation }
+        try body(&self)
+    }
+
+    private mutating func renderNested(_ template: Template) throws(MustacheError) {
+        guard depth < Self.maximumDepth else {
+            throw MustacheError(templateName: template.name, line: nil,
+                                message: "partials nested more than \(Self.maximumDepth) levels deep; is a partial including itself?")
+        }
+        depth += 1
+        defer { depth -= 1 }
+        try render(template.nodes)
+    }
+
+    private func template(for reference: TemplateReference) throws(MustacheError) -> Template? {
+        guard let library else { return nil }
+        switch reference {
+        case .named(let name):
+            return try library.template(named: name)
+        case .dynamic(let path):
+            guard case .string(let name)? = lookUp(path) else { return nil }
+            return try library.template(named: name)
+        }
+    }
+
+    /// Spec name resolution: the first component is searched down the stack, the rest inside what it found.
+    private func lookUp(_ path: Path) -> MustacheValue? {
+        guard let first = path.components.first else { return contextStack.last }
+        var found: MustacheValue?
+        for index in contextStack.indices.reversed() {
+            if case .object(let object) = contextStack[index], let value = object[first] {
+                found = value
+                break
+            }
+        }
+        for component in path.components.dropFirst() {
+            guard case .object(let object)? = found else { return nil }
+            found = object[component]
+        }
+        return found
+    }
+}
