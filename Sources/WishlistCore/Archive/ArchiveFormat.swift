@@ -1,0 +1,187 @@
+import Foundation
+
+/// The JSON document of `wishlist export` / `wishlist import`, described for users in
+/// docs/EXPORT-FORMAT.md. Decoding validates every value and names the first problem by its
+/// path; optional fields let scripts write only what they know.
+struct Archive: Codable {
+    static let formatName = "wishlist-archive"
+    static let currentVersion = 1
+
+    var format: String? = Archive.formatName
+    var formatVersion: Int
+    var exportedAt: Date?
+    var preferences: ArchivePreferences?
+    var goals: [ArchiveGoal]?
+    var trips: [ArchiveTrip]
+
+    init(exportedAt: Date, preferences: ArchivePreferences, goals: [ArchiveGoal], trips: [ArchiveTrip]) {
+        formatVersion = Archive.currentVersion
+        self.exportedAt = exportedAt
+        self.preferences = preferences
+        self.goals = goals
+        self.trips = trips
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decodeIfPresent(String.self, forKey: .format)
+        if let format, format != Archive.formatName {
+            throw DecodingError.dataCorruptedError(forKey: .format, in: container,
+                debugDescription: "must be \"\(Archive.formatName)\" (this is not a wishlist archive)")
+        }
+        formatVersion = try container.decode(Int.self, forKey: .formatVersion)
+        guard (1...Archive.currentVersion).contains(formatVersion) else {
+            throw DecodingError.dataCorruptedError(forKey: .formatVersion, in: container,
+                debugDescription: "is \(formatVersion), but this app reads versions 1 to \(Archive.currentVersion); use a newer app")
+        }
+        exportedAt = try container.decodeIfPresent(Date.self, forKey: .exportedAt)
+        preferences = try container.decodeIfPresent(ArchivePreferences.self, forKey: .preferences)
+        goals = try container.decodeIfPresent([ArchiveGoal].self, forKey: .goals)
+        trips = try container.decode([ArchiveTrip].self, forKey: .trips)
+    }
+}
+
+struct ArchivePreferences: Codable, Equatable {
+    var activitySortOrder: ActivitySortOrder?
+}
+
+/// A goal's state. Progress is recomputed from the trips on import; the achievement date is
+/// kept when the goal is still achieved afterwards.
+struct ArchiveGoal: Codable, Equatable {
+    var badge: String
+    var name: String?
+    var target: Int?
+    var completedCount: Int?
+    var isAchieved: Bool?
+    var dateAchieved: Date?
+
+    init(_ goal: Goal) {
+        badge = goal.badge
+        name = goal.name
+        target = goal.target
+        completedCount = goal.completedCount
+        isAchieved = goal.isAchieved
+        dateAchieved = goal.dateAchieved
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        badge = try container.decode(String.self, forKey: .badge)
+        guard GoalCatalog.all.contains(where: { $0.badge == badge }) else {
+            throw DecodingError.dataCorruptedError(forKey: .badge, in: container, debugDescription: "names no known goal: \"\(badge)\"")
+        }
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        target = try container.decodeIfPresent(Int.self, forKey: .target)
+        completedCount = try container.decodeIfPresent(Int.self, forKey: .completedCount)
+        isAchieved = try container.decodeIfPresent(Bool.self, forKey: .isAchieved)
+        dateAchieved = try container.decodeIfPresent(Date.self, forKey: .dateAchieved)
+    }
+}
+
+struct ArchiveTrip: Codable, Equatable {
+    var name: String
+    var subtitle: String?
+    var collection: TripCollection
+    /// Missing: the time of the import.
+    var creationDate: Date?
+    var activities: [ArchiveActivity]
+
+    init(name: String, subtitle: String?, collection: TripCollection, creationDate: Date, activities: [ArchiveActivity]) {
+        self.name = name
+        self.subtitle = subtitle
+        self.collection = collection
+        self.creationDate = creationDate
+        self.activities = activities
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decodeText(forKey: .name)
+        subtitle = try container.decodeOptionalText(forKey: .subtitle)
+        guard let collection = TripCollection(rawValue: try container.decode(String.self, forKey: .collection)) else {
+            throw DecodingError.dataCorruptedError(forKey: .collection, in: container, debugDescription:
+                "must be one of \(TripCollection.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
+        }
+        self.collection = collection
+        creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
+        activities = try container.decodeIfPresent([ArchiveActivity].self, forKey: .activities) ?? []
+    }
+}
+
+struct ArchiveActivity: Codable, Equatable {
+    var name: String
+    var isComplete: Bool
+    /// Missing: the trip's creation date.
+    var dateCreated: Date?
+    /// Missing: the creation date.
+    var dateEdited: Date?
+
+    init(name: String, isComplete: Bool, dateCreated: Date, dateEdited: Date) {
+        self.name = name
+        self.isComplete = isComplete
+        self.dateCreated = dateCreated
+        self.dateEdited = dateEdited
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decodeText(forKey: .name)
+        isComplete = try container.decodeIfPresent(Bool.self, forKey: .isComplete) ?? false
+        dateCreated = try container.decodeIfPresent(Date.self, forKey: .dateCreated)
+        dateEdited = try container.decodeIfPresent(Date.self, forKey: .dateEdited)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A name under the same rules as the app's forms, trimmed.
+    fileprivate func decodeText(forKey key: Key) throws -> String {
+        try validated(try decode(String.self, forKey: key), forKey: key)
+    }
+
+    /// A subtitle: missing, null or blank is nil.
+    fileprivate func decodeOptionalText(forKey key: Key) throws -> String? {
+        guard let text = try decodeIfPresent(String.self, forKey: key), !text.allSatisfy(\.isWhitespace) else { return nil }
+        return try validated(text, forKey: key)
+    }
+
+    private func validated(_ text: String, forKey key: Key) throws -> String {
+        switch TextRules.check(text) {
+        case .success(let text):
+            return text
+        case .failure(let problem):
+            let message = switch problem {
+            case .empty: "must not be empty"
+            case .tooLong(let limit): "must be at most \(limit) characters long"
+            case .controlCharacters: "must not contain line breaks or other control characters"
+            }
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: message)
+        }
+    }
+}
+
+extension JSONEncoder {
+    static var archive: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(ArchiveDate.string(from: date))
+        }
+        return encoder
+    }
+}
+
+extension JSONDecoder {
+    static var archive: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            guard let date = ArchiveDate.date(from: try container.decode(String.self)) else {
+                throw DecodingError.dataCorruptedError(in: container,
+                    debugDescription: "must be a UTC date like \"2026-11-29T14:03:00.000Z\"")
+            }
+            return date
+        }
+        return decoder
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Persistence
+
+/// A trip on the wishlist. Activity counts and completion are kept by the database in the same
+/// transaction as every change to the trip's activities (see Schema), so reading a trip never
+/// needs its activities.
+public struct Trip: Identifiable, Hashable, Sendable, FetchableRecord {
+    public let id: Int64
+    public var name: String
+    public var subtitle: String?
+    public var collection: TripCollection
+    public var creationDate: Date
+    public var activityCount: Int
+    public var completedActivityCount: Int
+    /// True when the trip has at least one activity and all of them are complete.
+    public var isComplete: Bool
+    /// Whether a thumbnail is stored inline (photos arrive later); the bytes are not loaded here.
+    public var hasThumbnail: Bool
+    /// The full-size photo's TripImage row, if any.
+    public var imageID: Int64?
+
+    public var remainingActivityCount: Int { activityCount - completedActivityCount }
+
+    /// Completed share of the activities, 0 when there are none.
+    public var completionFraction: Double {
+        activityCount == 0 ? 0 : Double(completedActivityCount) / Double(activityCount)
+    }
+
+    /// The columns `init(row:)` reads, qualified so that they work in joins.
+    static let selection = """
+        Trip.id, Trip.name, Trip.subtitle, Trip.collection, Trip.creation_date, Trip.activity_count,
+        Trip.completed_activity_count, Trip.is_complete, Trip.thumbnail IS NOT NULL AS has_thumbnail, Trip.image_id
+        """
+
+    public init(row: Row) throws {
+        id = try row.decode("id")
+        name = try row.decode("name")
+        subtitle = try row.decode("subtitle")
+        collection = try row.decode("collection")
+        creationDate = try row.decode("creation_date")
+        activityCount = try row.decode("activity_count")
+        completedActivityCount = try row.decode("completed_activity_count")
+        isComplete = try row.decode("is_complete")
+        hasThumbnail = try row.decode("has_thumbnail")
+        imageID = try row.decode("image_id")
+    }
+}

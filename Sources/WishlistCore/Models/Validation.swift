@@ -1,0 +1,59 @@
+/// A value the user entered that cannot be saved, with a message they can act on.
+public struct ValidationError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The form field at fault: "name", "subtitle" or "collection".
+    public let field: String
+    public let message: String
+
+    public init(field: String, message: String) {
+        self.field = field
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+/// What is wrong with a piece of text, worded by each caller for its audience (a form shows
+/// "Enter a trip title.", an archive error says "must not be empty").
+enum TextProblem: Error, Equatable {
+    case empty
+    case tooLong(limit: Int)
+    case controlCharacters
+}
+
+/// The rules for names and subtitles: trimmed, at most 200 characters, no control characters
+/// (line breaks included: every such text is shown on one line).
+enum TextRules {
+    static let maximumLength = 200
+
+    /// The trimmed text, or the problem that keeps it from being stored.
+    static func check(_ text: String) -> Result<String, TextProblem> {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { return .failure(.empty) }
+        if trimmed.count > maximumLength { return .failure(.tooLong(limit: maximumLength)) }
+        if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return .failure(.controlCharacters)
+        }
+        return .success(trimmed)
+    }
+
+    /// A required text of a form: `noun` names it in messages ("title", "activity name").
+    static func required(_ text: String, field: String, noun: String, emptyMessage: String) throws(ValidationError) -> String {
+        switch check(text) {
+        case .success(let trimmed):
+            return trimmed
+        case .failure(let problem):
+            let message = switch problem {
+            case .empty: emptyMessage
+            case .tooLong(let limit): "Keep the \(noun) under \(limit) characters."
+            case .controlCharacters: "Remove line breaks and other control characters from the \(noun)."
+            }
+            throw ValidationError(field: field, message: message)
+        }
+    }
+
+    /// An optional text of a form: blank becomes nil.
+    static func optional(_ text: String?, field: String, noun: String) throws(ValidationError) -> String? {
+        guard let text, !text.allSatisfy(\.isWhitespace) else { return nil }
+        return try required(text, field: field, noun: noun, emptyMessage: "")
+    }
+}

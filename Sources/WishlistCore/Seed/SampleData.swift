@@ -1,0 +1,77 @@
+import Foundation
+
+/// Large, deterministic wishlists for benchmarks and load tests, written as archives that
+/// `wishlist import` (or `Backup.import`) loads.
+public enum SampleData {
+    /// Writes an archive of `trips` trips with `activitiesPerTrip` activities each. The same
+    /// seed always gives the same file. Names mix a few hundred places and themes (some with
+    /// accents), so searches find anything from a handful to thousands of matches.
+    public static func largeArchive(trips: Int, activitiesPerTrip: Int, seed: UInt64, to url: URL) throws {
+        var random = SplitMix64(seed: seed)
+        let start = Date(timeIntervalSince1970: 1_704_067_200)  // 2024-01-01
+        let writer = try ArchiveWriter(url: url, exportedAt: start, preferences: ArchivePreferences(), goals: [])
+        for index in 0..<trips {
+            let creationDate = start.addingTimeInterval(Double(index) * 97)
+            let place = random.pick(Vocabulary.places)
+            let activities = (0..<activitiesPerTrip).map { offset in
+                let created = creationDate.addingTimeInterval(Double(offset) * 60)
+                return ArchiveActivity(
+                    name: "\(random.pick(Vocabulary.verbs)) \(random.pick(Vocabulary.sights)) in \(random.pick(Vocabulary.places))",
+                    isComplete: random.next() % 3 == 0,
+                    dateCreated: created,
+                    dateEdited: created.addingTimeInterval(Double(random.next() % 604_800)))
+            }
+            try writer.write(ArchiveTrip(name: "\(place) \(random.pick(Vocabulary.themes))", subtitle: nil,
+                                         collection: random.pick(TripCollection.allCases),
+                                         creationDate: creationDate, activities: activities))
+        }
+        try writer.finish()
+    }
+}
+
+/// A small, fast, seedable generator (SplitMix64): the same seed gives the same data on every machine.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func pick<T>(_ choices: [T]) -> T {
+        choices[Int(next() % UInt64(choices.count))]
+    }
+}
+
+private enum Vocabulary {
+    static let places = [
+        "Kyoto", "Lisbon", "Reykjavík", "Zürich", "São Paulo", "Montréal", "Kraków", "Cádiz", "Málaga", "Nîmes",
+        "Chiang Mai", "Patagonia", "Big Sur", "Banff", "Tasmania", "Zanzibar", "Hokkaido", "Dolomites", "Crete",
+        "Oaxaca", "Marrakesh", "Tromsø", "Queenstown", "Yosemite", "Bali", "Cusco", "Cape Town", "Sapporo",
+        "Hanoi", "Porto", "Sevilla", "Göreme", "Bergen", "Lofoten", "Sintra", "Valparaíso", "Kauai", "Maui",
+        "Santorini", "Amalfi", "Provence", "Bordeaux", "Asheville", "Sedona", "Moab", "Zion", "Tulum", "Mérida",
+        "Hallstatt", "Bled", "Ljubljana", "Tbilisi", "Luang Prabang", "Kerala", "Ubud", "Fiordland", "Galápagos",
+        "Cartagena", "Jasper", "Acadia",
+    ]
+    static let themes = [
+        "Food Tour", "Road Trip", "Hiking Loop", "Island Hop", "City Break", "Ski Week", "Surf Camp", "Wine Route",
+        "Photo Walk", "Rail Journey", "Café Crawl", "Night Markets", "Hot Springs", "Canoe Trip", "Stargazing",
+        "Bike Tour", "Temple Trail", "Coastal Drive", "Snow Escape", "Sunset Sail",
+    ]
+    static let verbs = [
+        "Hike", "Visit", "Photograph", "Taste", "Explore", "Kayak", "Bike", "Watch", "Climb", "Swim", "Sketch",
+        "Find", "Tour", "Walk", "Sail",
+    ]
+    static let sights = [
+        "the old town", "the night market", "the waterfall", "the cathedral", "the sunrise", "the harbor",
+        "the local cafés", "the botanical garden", "the lighthouse", "the hot springs", "the castle ruins",
+        "the street food stalls", "the glacier", "the tide pools", "the vineyards", "the river canyon",
+        "the hidden beach", "the museum of crêpes", "the flower fields", "the mountain hut", "the jazz bars",
+        "the lava fields", "the bamboo forest", "the city walls", "the fish market",
+    ]
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Persistence
+
+/// The INSERTs shared by the app's writes, seeding and import. `Connection.execute` reuses one
+/// prepared statement per SQL text, so bulk imports pay for parsing once.
+enum Rows {
+    static func insertTrip(name: String, subtitle: String?, collection: TripCollection, creationDate: Date,
+                           on connection: Connection) throws -> Int64 {
+        try connection.execute("""
+            INSERT INTO Trip (name, name_folded, subtitle, collection, creation_date) VALUES (?, ?, ?, ?, ?)
+            """, [name, name.folded, subtitle, collection, creationDate])
+        return connection.lastInsertedRowID
+    }
+
+    static func insertActivity(tripID: Int64, name: String, isComplete: Bool, dateCreated: Date, dateEdited: Date,
+                               on connection: Connection) throws -> Int64 {
+        try connection.execute("""
+            INSERT INTO Activity (trip_id, name, name_folded, is_complete, date_created, date_edited)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """, [tripID, name, name.folded, isComplete, dateCreated, dateEdited])
+        return connection.lastInsertedRowID
+    }
+}
+
+/// The keys of the Preference table.
+enum PreferenceKey: String {
+    case activitySortOrder
+    /// Present once the sample data was offered: seeding never happens twice, even after the
+    /// user deleted every trip.
+    case seeded
+}
+
+enum Preferences {
+    static func value(_ key: PreferenceKey, on connection: Connection) throws -> String? {
+        try connection.fetchScalar(String.self, "SELECT value FROM Preference WHERE key = ?", [key.rawValue])
+    }
+
+    static func set(_ key: PreferenceKey, to value: String, on connection: Connection) throws {
+        try connection.execute("""
+            INSERT INTO Preference (key, value) VALUES (?, ?)
+            ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE value <> excluded.value
+            """, [key.rawValue, value])
+    }
+}

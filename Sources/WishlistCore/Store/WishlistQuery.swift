@@ -1,0 +1,95 @@
+import Persistence
+
+/// One question a screen asks, as a value: the SQL that answers it (predicate, sort and limit in
+/// the database) and the tables it reads, so that the same query serves a one-off read
+/// (`WishlistStore.fetch`) and a live `ResultsObserver` (`WishlistStore.observe`).
+public struct WishlistQuery<Value: Sendable>: Sendable {
+    public let tables: Set<String>
+    public let fetch: @Sendable (Connection) throws -> Value
+
+    public init(tables: Set<String>, fetch: @escaping @Sendable (Connection) throws -> Value) {
+        self.tables = tables
+        self.fetch = fetch
+    }
+}
+
+extension WishlistQuery where Value == [Trip] {
+    /// The most recently created trips, newest first.
+    public static func recentTrips(limit: Int = 5) -> Self {
+        Self(tables: ["Trip"]) { connection in
+            try connection.fetchAll(Trip.self, """
+                SELECT \(Trip.selection) FROM Trip ORDER BY Trip.creation_date DESC, Trip.id DESC LIMIT ?
+                """, [limit])
+        }
+    }
+
+    /// One page of a collection's trips, by name (ignoring case and accents).
+    public static func trips(in collection: TripCollection, limit: Int, offset: Int = 0) -> Self {
+        Self(tables: ["Trip"]) { connection in
+            try connection.fetchAll(Trip.self, """
+                SELECT \(Trip.selection) FROM Trip WHERE Trip.collection = ?
+                ORDER BY Trip.name_folded, Trip.name, Trip.id LIMIT ? OFFSET ?
+                """, [collection, limit, offset])
+        }
+    }
+}
+
+extension WishlistQuery where Value == Int {
+    public static func tripCount(in collection: TripCollection) -> Self {
+        Self(tables: ["Trip"]) { connection in
+            try connection.fetchScalar(Int.self, "SELECT count(*) FROM Trip WHERE collection = ?", [collection]) ?? 0
+        }
+    }
+}
+
+extension WishlistQuery where Value == Trip? {
+    public static func trip(id: Int64) -> Self {
+        Self(tables: ["Trip"]) { connection in
+            try connection.fetchOne(Trip.self, "SELECT \(Trip.selection) FROM Trip WHERE Trip.id = ?", [id])
+        }
+    }
+}
+
+extension WishlistQuery where Value == Activity? {
+    public static func activity(id: Int64) -> Self {
+        Self(tables: ["Activity"]) { connection in
+            try connection.fetchOne(Activity.self, "SELECT \(Activity.selection) FROM Activity WHERE Activity.id = ?", [id])
+        }
+    }
+}
+
+extension WishlistQuery where Value == [Activity] {
+    /// A trip's activities in the given order.
+    public static func activities(tripID: Int64, sortedBy order: ActivitySortOrder) -> Self {
+        Self(tables: ["Activity"]) { connection in
+            try connection.fetchAll(Activity.self, """
+                SELECT \(Activity.selection) FROM Activity WHERE Activity.trip_id = ? ORDER BY \(order.orderByClause)
+                """, [tripID])
+        }
+    }
+}
+
+extension WishlistQuery where Value == [Goal] {
+    /// Achieved goals, the most recently achieved first.
+    public static var achievedGoals: Self {
+        Self(tables: ["Goal"]) { connection in
+            try connection.fetchAll(Goal.self, "SELECT * FROM Goal WHERE is_achieved ORDER BY date_achieved DESC, sort_order")
+        }
+    }
+
+    /// Goals still to reach, in display order.
+    public static var upcomingGoals: Self {
+        Self(tables: ["Goal"]) { connection in
+            try connection.fetchAll(Goal.self, "SELECT * FROM Goal WHERE NOT is_achieved ORDER BY sort_order")
+        }
+    }
+}
+
+extension WishlistQuery where Value == ActivitySortOrder {
+    /// The persisted activity order; the default (title) until the user picks another.
+    public static var activitySortOrder: Self {
+        Self(tables: ["Preference"]) { connection in
+            try Preferences.value(.activitySortOrder, on: connection).flatMap(ActivitySortOrder.init(rawValue:)) ?? .default
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Persistence
+
+/// The writes of the app. Each runs in one transaction; the triggers of the schema keep trip
+/// completion, goal progress and the search index right within it. Unknown ids throw
+/// `WishlistError.notFound`, invalid text `ValidationError`.
+extension WishlistStore {
+    public static let appAuthor = "app"
+
+    @discardableResult
+    public func addTrip(_ draft: TripDraft, author: String = appAuthor) throws -> Trip.ID {
+        let trip = try draft.validated()
+        return try database.write(author: author) { connection in
+            try Rows.insertTrip(name: trip.name, subtitle: trip.subtitle, collection: trip.collection,
+                                creationDate: .nowToTheMillisecond, on: connection)
+        }
+    }
+
+    public func updateTrip(id: Trip.ID, draft: TripDraft, author: String = appAuthor) throws {
+        let trip = try draft.validated()
+        try database.write(author: author) { connection in
+            try connection.execute("""
+                UPDATE Trip SET name = ?, name_folded = ?, subtitle = ?, collection = ? WHERE id = ?
+                """, [trip.name, trip.name.folded, trip.subtitle, trip.collection, id])
+            try Self.requireChange(on: connection, entity: "trip", id: id)
+        }
+    }
+
+    /// Deletes the trip with its activities and its photo record.
+    public func deleteTrip(id: Trip.ID, author: String = appAuthor) throws {
+        try database.write(author: author) { connection in
+            try connection.execute("DELETE FROM Trip WHERE id = ?", [id])
+            try Self.requireChange(on: connection, entity: "trip", id: id)
+        }
+    }
+
+    @discardableResult
+    public func addActivity(tripID: Trip.ID, name: String, author: String = appAuthor) throws -> Activity.ID {
+        let name = try Self.validatedActivityName(name)
+        return try database.write(author: author) { connection in
+            guard try connection.fetchOne("SELECT 1 FROM Trip WHERE id = ?", [tripID]) != nil else {
+                throw WishlistError.notFound(entity: "trip", id: tripID)
+            }
+            let now = Date.nowToTheMillisecond
+            return try Rows.insertActivity(tripID: tripID, name: name, isComplete: false,
+                                           dateCreated: now, dateEdited: now, on: connection)
+        }
+    }
+
+    public func renameActivity(id: Activity.ID, name: String, author: String = appAuthor) throws {
+        let name = try Self.validatedActivityName(name)
+        try database.write(author: author) { connection in
+            try connection.execute("UPDATE Activity SET name = ?, name_folded = ?, date_edited = ? WHERE id = ?",
+                                   [name, name.folded, Date.nowToTheMillisecond, id])
+            try Self.requireChange(on: connection, entity: "activity", id: id)
+        }
+    }
+
+    /// Checks or unchecks an activity. Setting the state it already has changes nothing (a form
+    /// sent twice does not move its edit date).
+    public func setActivityComplete(id: Activity.ID, _ isComplete: Bool, author: String = appAuthor) throws {
+        try database.write(author: author) { connection in
+            try connection.execute("UPDATE Activity SET is_complete = ?, date_edited = ? WHERE id = ? AND is_complete <> ?",
+                                   [isComplete, Date.nowToTheMillisecond, id, isComplete])
+            if connection.changes == 0, try connection.fetchOne("SELECT 1 FROM Activity WHERE id = ?", [id]) == nil {
+                throw WishlistError.notFound(entity: "activity", id: id)
+            }
+        }
+    }
+
+    public func deleteActivity(id: Activity.ID, author: String = appAuthor) throws {
+        try database.write(author: author) { connection in
+            try connection.execute("DELETE FROM Activity WHERE id = ?", [id])
+            try Self.requireChange(on: connection, entity: "activity", id: id)
+        }
+    }
+
+    public func setActivitySortOrder(_ order: ActivitySortOrder, author: String = appAuthor) throws {
+        try database.write(author: author) { connection in
+            try Preferences.set(.activitySortOrder, to: order.rawValue, on: connection)
+        }
+    }
+
+    static func validatedActivityName(_ name: String) throws(ValidationError) -> String {
+        try TextRules.required(name, field: "name", noun: "activity name", emptyMessage: "Enter an activity name.")
+    }
+
+    /// Throws `notFound` when the last UPDATE or DELETE matched no row.
+    private static func requireChange(on connection: Connection, entity: String, id: Int64) throws {
+        if connection.changes == 0 { throw WishlistError.notFound(entity: entity, id: id) }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+@testable import WishlistCore
+
+@Suite struct ArchiveTests {
+    private func write(_ json: String, in directory: TemporaryDirectory) throws -> URL {
+        let url = URL(fileURLWithPath: directory.path + "/archive-\(UUID().uuidString).json")
+        try Data(json.utf8).write(to: url)
+        return url
+    }
+
+    /// The archive without its export time, which differs between two exports of the same data.
+    private func contents(_ url: URL) throws -> String {
+        try String(contentsOf: url, encoding: .utf8)
+            .replacing(/"exportedAt":"[^"]*"/, with: "")
+    }
+
+    @Test func exportThenImportGivesTheSameWishlist() throws {
+        let source = try TestStore()
+        let tripID = try source.store.addTrip(TripDraft(name: "Café Crawl", subtitle: "Lisbon, \"slowly\"", collection: .springEscapes))
+        let activityID = try source.store.addActivity(tripID: tripID, name: "Pastéis de nata")
+        try source.store.setActivityComplete(id: activityID, true)
+        try source.store.setActivitySortOrder(.completed)
+        let exported = URL(fileURLWithPath: source.directory.path + "/export.json")
+        var reports: [ArchiveProgress] = []
+        try Backup(store: source.store).export(to: exported) { reports.append($0) }
+        #expect(reports.last == ArchiveProgress(itemsDone: 13 + 38, itemsTotal: 13 + 38))
+
+        let target = try TestStore()
+        try target.store.addTrip(TripDraft(name: "Replaced by the import", collection: .fallGetaways))
+        let summary = try Backup(store: target.store).import(from: exported)
+        #expect(summary == ImportSummary(trips: 13, activities: 38))
+
+        let reexported = URL(fileURLWithPath: target.directory.path + "/export.json")
+        try Backup(store: target.store).export(to: reexported)
+        #expect(try contents(reexported) == contents(exported))
+        #expect(try target.store.achievedGoals() == source.store.achievedGoals())
+        #expect(try target.store.upcomingGoals().map(\.completedCount) == source.store.upcomingGoals().map(\.completedCount))
+        #expect(try target.store.activitySortOrder() == .completed)
+        #expect(try target.store.search("cafe").trips.map(\.subtitle) == ["Lisbon, \"slowly\""])
+    }
+
+    @Test func aMalformedArchiveNamesItsFirstProblemAndChangesNothing() throws {
+        let test = try TestStore()
+        let url = try write("""
+            {"formatVersion": 1, "trips": [
+              {"name": "Fine", "collection": "summerVibes", "activities": [{"name": "Swim"}]},
+              {"name": "Broken", "collection": "fallGetaways", "activities": [{"name": "Ok"}, {"name": "  "}, {"name": ""}]}
+            ]}
+            """, in: test.directory)
+        #expect(throws: ArchiveError(location: "trips[1].activities[1].name", message: "must not be empty")) {
+            try Backup(store: test.store).import(from: url)
+        }
+        #expect(try test.count("SELECT count(*) FROM Trip") == 12)
+        #expect(try test.count("SELECT count(*) FROM Activity") == 37)
+        #expect(try test.store.achievedGoals().count == 4)
+    }
+
+    @Test func everyKindOfProblemIsExplained() throws {
+        let directory = try TemporaryDirectory()
+        func problem(_ json: String) throws -> String? {
+            do { _ = try Backup.read(try write(json, in: directory)); return nil } catch let error as ArchiveError {
+                return error.description
+            }
+        }
+        let trip = #"{"name": "Trip", "collection": "summerVibes"}"#
+        #expect(try problem(#"{"formatVersion": 1}"#) == "trips: is missing")
+        #expect(try problem(#"{"trips": []}"#) == "formatVersion: is missing")
+        #expect(try problem(#"{"formatVersion": 2, "trips": []}"#)
+                == "formatVersion: is 2, but this app reads versions 1 to 1; use a newer app")
+        #expect(try problem(#"{"format": "photos", "formatVersion": 1, "trips": []}"#)
+                == #"format: must be "wishlist-archive" (this is not a wishlist archive)"#)
+        #expect(try problem(#"{"formatVersion": 1, "trips": [\#(trip), {"name": 5, "collection": "summerVibes"}]}"#)
+                == "trips[1].name: must be text")
+        #expect(try problem(#"{"formatVersion": 1, "trips": [{"name": "Trip", "collection": "monsoon"}]}"#)
+                == #"trips[0].collection: must be one of "springEscapes", "summerVibes", "fallGetaways", "winterRetreats""#)
+        #expect(try problem(#"{"formatVersion": 1, "trips": [{"name": "T", "collection": "summerVibes", "creationDate": "yesterday"}]}"#)
+                == #"trips[0].creationDate: must be a UTC date like "2026-11-29T14:03:00.000Z""#)
+        #expect(try problem(#"{"formatVersion": 1, "trips": [{"name": "T", "collection": "summerVibes", "activities": {}}]}"#)
+                == "trips[0].activities: must be a list")
+        #expect(try problem(#"{"formatVersion": 1, "trips": [{"name": "T\nU", "collection": "summerVibes"}]}"#)
+                == "trips[0].name: must not contain line breaks or other control characters")
+        #expect(try problem(#"{"formatVersion": 1, "goals": [{"badge": "moon-1"}], "trips": []}"#)
+                == #"goals[0].badge: names no known goal: "moon-1""#)
+        #expect(try problem(#"{"formatVersion": 1, "trips": [\#(trip)"#) == "the file is not valid JSON: Unexpected end of file during JSON parse.")
+        #expect(try problem("{\"formatVersion\": 1,\n  \"trips\": [tru]}") == "the file is not valid JSON: Invalid value at line 2, column 16")
+        #expect(try problem(#"{"formatVersion": 1, "trips": [\#(trip)]}"#) == nil)
+    }
+
+    @Test func aScriptCanWriteOnlyWhatItKnows() throws {
+        let test = try TestStore()
+        let url = try write("""
+            {"formatVersion": 1, "trips": [
+              {"name": " Rome ", "subtitle": "", "collection": "summerVibes", "creationDate": "2025-06-01T10:00:00Z",
+               "activities": [{"name": "Colosseum", "isComplete": true}, {"name": "Gelato", "isComplete": true}]},
+              {"name": "Oslo", "collection": "winterRetreats"}
+            ]}
+            """, in: test.directory)
+        #expect(try Backup(store: test.store).import(from: url) == ImportSummary(trips: 2, activities: 2))
+        let rome = try #require(try test.store.trips(in: .summerVibes).first)
+        #expect(rome.name == "Rome" && rome.subtitle == nil && rome.isComplete)
+        #expect(rome.creationDate == Date(timeIntervalSince1970: 1_748_772_000))
+        let colosseum = try #require(try test.store.activities(tripID: rome.id, sortedBy: .title).first)
+        #expect(colosseum.dateCreated == rome.creationDate && colosseum.dateEdited == rome.creationDate)
+        #expect(Set(try test.store.achievedGoals().map(\.badge)) == ["activities-1", "trips-1", "summer-1"])
+        #expect(try test.store.activitySortOrder() == .title)
+    }
+
+    @Test func archiveDatesKeepMilliseconds() throws {
+        for seconds in [0, 1_795_959_262.916, 1_796_159_261.915, -86_400.001, 951_782_400.5] {
+            let date = Date(timeIntervalSince1970: seconds)
+            let text = ArchiveDate.string(from: date)
+            #expect(ArchiveDate.date(from: text) == date, "\(text)")
+        }
+        #expect(ArchiveDate.string(from: Date(timeIntervalSince1970: 951_782_400.5)) == "2000-02-29T00:00:00.500Z")
+        #expect(ArchiveDate.date(from: "2026-11-29T14:03:00.123456Z") == Date(timeIntervalSince1970: 1_795_960_980.123))
+        #expect(ArchiveDate.date(from: "2026-11-29T14:03:00Z") == Date(timeIntervalSince1970: 1_795_960_980))
+        for invalid in ["2026-02-30T00:00:00Z", "2026-11-29T24:00:00Z", "2026-11-29 14:03:00Z", "2026-11-29T14:03:00",
+                        "2026-11-29T14:03:00.Z", "2026-11-29T14:03:00+01:00", "20261129T140300Z"] {
+            #expect(ArchiveDate.date(from: invalid) == nil, "\(invalid)")
+        }
+    }
+
+    @Test func largeArchivesAreDeterministicAndImportQuickly() throws {
+        let test = try TestStore()
+        let first = URL(fileURLWithPath: test.directory.path + "/large-1.json")
+        let second = URL(fileURLWithPath: test.directory.path + "/large-2.json")
+        try SampleData.largeArchive(trips: 2_000, activitiesPerTrip: 10, seed: 42, to: first)
+        try SampleData.largeArchive(trips: 2_000, activitiesPerTrip: 10, seed: 42, to: second)
+        #expect(try Data(contentsOf: first) == Data(contentsOf: second))
+
+        let started = ContinuousClock.now
+        let summary = try Backup(store: test.store).import(from: first)
+        let elapsed = ContinuousClock.now - started
+        #expect(summary == ImportSummary(trips: 2_000, activities: 20_000))
+        #expect(elapsed < .seconds(5), "importing 22,000 items took \(elapsed)")
+        #expect(try TripCollection.allCases.map { try test.store.tripCount(in: $0) }.reduce(0, +) == 2_000)
+        let completedActivities = try test.count("SELECT count(*) FROM Activity WHERE is_complete")
+        #expect(try test.goal("activities-10").completedCount == completedActivities)
+        #expect(try test.goal("trips-1").completedCount == test.count("SELECT count(*) FROM Trip WHERE is_complete"))
+        #expect(try test.store.search("krakow").trips.allSatisfy { $0.name.hasPrefix("Kraków") })
+    }
+}
