@@ -22,6 +22,7 @@ struct CollectionPage {
         var context: [String: MustacheValue] = [
             "title": .string(collection.title),
             "trips": TripViews.cards(trips),
+            "hasTrips": .bool(!trips.isEmpty),
             "pageText": .string("Page \(pageNumber) of \(pageCount) · \(total) trips"),
         ]
         if let summary = collection.summary { context["summary"] = .string(summary) }

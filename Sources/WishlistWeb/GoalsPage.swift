@@ -18,7 +18,7 @@ struct GoalsPage {
     }
 
     static func achievedContext(_ goals: [Goal]) -> [String: MustacheValue] {
-        ["achieved": .array(goals.map { goal in
+        ["hasAchieved": .bool(!goals.isEmpty), "achieved": .array(goals.map { goal in
             var tile = common(goal)
             tile["achievedSubtitle"] = .string(goal.achievedSubtitle)
             if let date = goal.dateAchieved {
@@ -30,7 +30,7 @@ struct GoalsPage {
     }
 
     static func upcomingContext(_ goals: [Goal]) -> [String: MustacheValue] {
-        ["upcoming": .array(goals.map { goal in
+        ["hasUpcoming": .bool(!goals.isEmpty), "upcoming": .array(goals.map { goal in
             var tile = common(goal)
             tile["completedCount"] = .int(min(goal.completedCount, goal.target))
             tile["target"] = .int(goal.target)

@@ -60,7 +60,7 @@ final class LiveUpdates: Sendable {
             return definition
         }
         let stream = EventStream()
-        stream.send(ServerSentEvent(retry: Self.retryMilliseconds))
+        stream.send(ServerSentEvent(event: "ready", data: "", retry: Self.retryMilliseconds))
         let since = (request.headers["Last-Event-ID"] ?? request.query["since"]).flatMap(Int64.init)
         for definition in definitions {
             let feed = try subscribe(stream, to: definition)
@@ -152,49 +152,70 @@ final class LiveUpdates: Sendable {
             self?.broadcast(fragment, token: token, topic: name)
         }
         let pages = self.pages
-        let elementID = definition.elementID
+        func feed<Value: Equatable>(_ query: WishlistQuery<Value>, render: @escaping @Sendable (Value) throws -> String) throws -> any LiveFeed {
+            try Feed(store.observe(query), elementID: definition.elementID, render: render, onChange: onChange)
+        }
         switch definition.kind {
         case .carousel:
-            return try Feed(store.database, tables: definition.tables, elementID: elementID, onChange: onChange,
-                            fetch: { db in try TripQueries.recentTrips(db, limit: WishlistPage.carouselSize) },
-                            render: { trips in try pages.fragment("partials/carousel", WishlistPage.carouselContext(recent: trips)) })
+            return try feed(.recentTrips(limit: WishlistPage.carouselSize)) { trips in
+                try pages.fragment("partials/carousel", WishlistPage.carouselContext(recent: trips))
+            }
         case .collection(let collection):
-            return try Feed(store.database, tables: definition.tables, elementID: elementID, onChange: onChange,
-                            fetch: { db in
-                                CollectionRow(trips: try TripQueries.trips(db, in: collection, limit: WishlistPage.cardsPerRow, offset: 0),
-                                              count: try TripQueries.tripCount(db, in: collection))
-                            },
-                            render: { row in
-                                try pages.fragment("partials/collection-row", WishlistPage.rowContext(collection, trips: row.trips, tripCount: row.count))
-                            })
+            return try feed(CollectionRow.query(collection)) { row in
+                try pages.fragment("partials/collection-row", WishlistPage.rowContext(collection, trips: row.trips, tripCount: row.count))
+            }
         case .achievedGoals:
-            return try Feed(store.database, tables: definition.tables, elementID: elementID, onChange: onChange,
-                            fetch: { db in try GoalQueries.achieved(db) },
-                            render: { goals in try pages.fragment("partials/goals-achieved", GoalsPage.achievedContext(goals)) })
+            return try feed(.achievedGoals) { goals in
+                try pages.fragment("partials/goals-achieved", GoalsPage.achievedContext(goals))
+            }
         case .upcomingGoals:
-            return try Feed(store.database, tables: definition.tables, elementID: elementID, onChange: onChange,
-                            fetch: { db in try GoalQueries.upcoming(db) },
-                            render: { goals in try pages.fragment("partials/goals-upcoming", GoalsPage.upcomingContext(goals)) })
+            return try feed(.upcomingGoals) { goals in
+                try pages.fragment("partials/goals-upcoming", GoalsPage.upcomingContext(goals))
+            }
         case .tripHeader(let id):
-            return try Feed(store.database, tables: definition.tables, elementID: elementID, onChange: onChange,
-                            fetch: { db in try TripQueries.trip(db, id: id) },
-                            render: { trip in
-                                guard let trip else { return "" }
-                                return try pages.fragment("partials/trip-header", TripPage.headerContext(trip))
-                            })
+            return try feed(.trip(id: id)) { trip in
+                // A deleted trip leaves the open page as it was; its links now lead to a 404 page.
+                guard let trip else { return "" }
+                return try pages.fragment("partials/trip-header", TripPage.headerContext(trip))
+            }
         case .activityList(let id, let editing):
-            return try Feed(store.database, tables: definition.tables, elementID: elementID, onChange: onChange,
-                            fetch: { db -> ActivityListState? in
-                                guard let trip = try TripQueries.trip(db, id: id) else { return nil }
-                                let order = try PreferenceQueries.activitySortOrder(db)
-                                return ActivityListState(trip: trip, order: order,
-                                                         activities: try ActivityQueries.activities(db, tripID: id, sortedBy: order))
-                            },
-                            render: { state in
-                                guard let state else { return "" }
-                                return try pages.fragment("partials/activity-list",
-                                                          TripPage.listContext(state.trip, activities: state.activities, order: state.order, editing: editing))
-                            })
+            return try feed(ActivityListState.query(tripID: id)) { state in
+                guard let state else { return "" }
+                return try pages.fragment("partials/activity-list",
+                                          TripPage.listContext(state.trip, activities: state.activities, order: state.order, editing: editing))
+            }
+        }
+    }
+}
+
+/// One collection row: a page of its trips and how many there are in all.
+private struct CollectionRow: Equatable, Sendable {
+    let trips: [Trip]
+    let count: Int
+
+    static func query(_ collection: TripCollection) -> WishlistQuery<CollectionRow> {
+        let trips = WishlistQuery.trips(in: collection, limit: WishlistPage.cardsPerRow)
+        let count = WishlistQuery.tripCount(in: collection)
+        return WishlistQuery(tables: trips.tables.union(count.tables)) { db in
+            CollectionRow(trips: try trips.fetch(db), count: try count.fetch(db))
+        }
+    }
+}
+
+/// A trip's checklist as its viewers see it: in the remembered sort order.
+private struct ActivityListState: Equatable, Sendable {
+    let trip: Trip
+    let order: ActivitySortOrder
+    let activities: [Activity]
+
+    static func query(tripID: Int64) -> WishlistQuery<ActivityListState?> {
+        let trip = WishlistQuery.trip(id: tripID)
+        let order = WishlistQuery.activitySortOrder
+        return WishlistQuery(tables: trip.tables.union(order.tables).union(["Activity"])) { db in
+            guard let trip = try trip.fetch(db) else { return nil }
+            let order = try order.fetch(db)
+            return ActivityListState(trip: trip, order: order,
+                                     activities: try WishlistQuery.activities(tripID: tripID, sortedBy: order).fetch(db))
         }
     }
 }
@@ -209,17 +230,6 @@ struct LiveSubscription {
 struct Fragment: Encodable, Sendable {
     let target: String
     let html: String
-}
-
-private struct CollectionRow: Equatable, Sendable {
-    let trips: [Trip]
-    let count: Int
-}
-
-private struct ActivityListState: Equatable, Sendable {
-    let trip: Trip
-    let order: ActivitySortOrder
-    let activities: [Activity]
 }
 
 /// A parsed topic name with the tables its query reads.
@@ -287,16 +297,13 @@ private final class Feed<Value: Equatable & Sendable>: LiveFeed {
     private let elementID: String
     private let subscription: ObservationCancellable
 
-    init(_ database: Database, tables: Set<String>, elementID: String,
-         onChange: @escaping @Sendable (Fragment, Int64) -> Void,
-         fetch: @escaping @Sendable (Connection) throws -> Value,
-         render: @escaping @Sendable (Value) throws -> String) throws {
-        let observer = try ResultsObserver(database: database, tables: tables, fetch: fetch)
+    init(_ observer: ResultsObserver<Value>, elementID: String, render: @escaping @Sendable (Value) throws -> String,
+         onChange: @escaping @Sendable (Fragment, Int64) -> Void) {
         self.observer = observer
         self.render = render
         self.elementID = elementID
         subscription = observer.subscribe { value, token in
-            guard let html = try? render(value) else { return }
+            guard let html = try? render(value), !html.isEmpty else { return }
             onChange(Fragment(target: elementID, html: html), token)
         }
     }

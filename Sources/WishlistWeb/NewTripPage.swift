@@ -15,11 +15,8 @@ struct NewTripPage {
 
     func create(_ request: Request) throws -> Response {
         var form = TripForm(form: request.form)
-        guard let draft = form.draft() else {
-            return try render(form, for: request, status: .unprocessableContent)
-        }
         do {
-            _ = try app.store.addTrip(draft)
+            _ = try app.store.addTrip(form.draft)
         } catch let error as ValidationError {
             form.record(error)
             return try render(form, for: request, status: .unprocessableContent)

@@ -24,6 +24,8 @@ struct SearchPage {
             "query": .string(query),
             "isRecent": .bool(results.isRecent),
             "hasResults": .bool(!results.trips.isEmpty || !results.activities.isEmpty),
+            "hasTrips": .bool(!results.trips.isEmpty),
+            "hasActivities": .bool(!results.activities.isEmpty),
             "trips": .array(results.trips.map { trip in
                 guard case .object(var card) = TripViews.card(trip) else { return .null }
                 card["highlighted"] = highlighted(trip.name, query: query)

@@ -26,14 +26,9 @@ struct TripForm {
         collection = form["collection"] ?? ""
     }
 
-    /// The draft for the store, or nil with `errors` filled when a field is unusable before
-    /// the store is even asked (the store validates the rest and its messages land here too).
-    mutating func draft() -> TripDraft? {
-        guard let collection = TripCollection(rawValue: collection) else {
-            errors["collection"] = "Choose one of the four collections."
-            return nil
-        }
-        return TripDraft(name: name, subtitle: subtitle, collection: collection)
+    /// The draft for the store, which validates it (its messages land in `errors`).
+    var draft: TripDraft {
+        TripDraft(name: name, subtitle: subtitle, collection: TripCollection(rawValue: collection))
     }
 
     mutating func record(_ error: ValidationError) {

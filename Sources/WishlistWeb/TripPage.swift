@@ -72,6 +72,7 @@ struct TripPage {
             "tripID": .int(Int(trip.id)),
             "editing": .bool(editing),
             "remainingText": .string(remainingText(trip)),
+            "hasActivities": .bool(!activities.isEmpty),
             "sortOptions": .array(ActivitySortOrder.allCases.map { option in
                 ["value": .string(option.rawValue), "label": .string(option.label), "selected": .bool(option == order)]
             }),
@@ -100,9 +101,8 @@ struct TripPage {
     func update(_ request: Request) throws -> Response {
         let trip = try trip(request)
         var form = TripForm(form: request.form)
-        guard let draft = form.draft() else { return try show(request, form: form, status: .unprocessableContent) }
         do {
-            try app.store.updateTrip(id: trip.id, draft: draft)
+            try app.store.updateTrip(id: trip.id, draft: form.draft)
         } catch let error as ValidationError {
             form.record(error)
             return try show(request, form: form, status: .unprocessableContent)

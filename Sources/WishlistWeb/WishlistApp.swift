@@ -42,8 +42,8 @@ public final class WishlistApp: Sendable {
         CollectionPage(app: self).register(on: &router)
         GoalsPage(app: self).register(on: &router)
         SearchPage(app: self).register(on: &router)
+        NewTripPage(app: self).register(on: &router)  // before TripPage: /trips/new is not a trip id
         TripPage(app: self).register(on: &router)
-        NewTripPage(app: self).register(on: &router)
         APIRoutes(app: self).register(on: &router)
         live.register(on: &router)
         return router
@@ -51,12 +51,12 @@ public final class WishlistApp: Sendable {
 
     /// The whole request pipeline, outermost first. Host validation runs before anything
     /// else so a rebinding page learns nothing, not even whether a static file exists.
-    public func makeResponder(port: UInt16) -> Handler {
+    public func makeResponder() throws -> Handler {
         let middleware: [any Middleware] = [
             AccessLog(),
+            HostValidation(additionalHosts: configuration.allowedHosts),
             SecurityHeaders(),
-            HostValidation(allowedHosts: configuration.allowedHosts, port: port),
-            StaticFiles(root: configuration.resourcesDirectory.appendingPathComponent("Public"), prefix: "/static/"),
+            try StaticFiles(root: configuration.resourcesDirectory.appendingPathComponent("Public").path, prefix: "/static/"),
             CSRFProtection(),
         ]
         let router = makeRouter()

@@ -26,7 +26,7 @@ struct WishlistPage {
     }
 
     static func carouselContext(recent: [Trip]) -> [String: MustacheValue] {
-        ["recent": .array(recent.enumerated().map { index, trip in
+        ["hasRecent": .bool(!recent.isEmpty), "recent": .array(recent.enumerated().map { index, trip in
             guard case .object(var card) = TripViews.card(trip) else { return .null }
             card["position"] = .int(index + 1)
             card["count"] = .int(recent.count)
@@ -44,6 +44,7 @@ struct WishlistPage {
             "key": .string(collection.rawValue),
             "title": .string(collection.title),
             "trips": TripViews.cards(trips),
+            "hasTrips": .bool(!trips.isEmpty),
             "tripCount": .int(tripCount),
             "hasMore": .bool(tripCount > trips.count),
         ]

@@ -26,10 +26,11 @@ struct ServeCommand {
         // Room for the photo plus the form's other fields.
         configuration.maxBodySize = webConfiguration.maxPhotoBytes + 1024 * 1024
         configuration.errorPage = { status, message, request in app.errorPage(status: status, message: message, request: request) }
-        let server = Server(configuration: configuration, responder: app.makeResponder(port: invocation.port))
+        let server = Server(configuration: configuration, responder: try app.makeResponder())
         try server.start()
         let shownHost = invocation.host.contains(":") ? "[\(invocation.host)]" : invocation.host
-        print("Wishlist is ready at http://\(shownHost):\(server.port)/")
+        // Written unbuffered so a log file or pipe sees it at once.
+        FileHandle.standardOutput.write(Data("Wishlist is ready at http://\(shownHost):\(server.port)/\n".utf8))
         server.runUntilSignal()
         app.shutdown()
         store.database.close()

@@ -15,11 +15,11 @@ public struct WishlistQuery<Value: Sendable>: Sendable {
 
 extension WishlistQuery where Value == [Trip] {
     /// The most recently created trips, newest first.
-    public static func recentTrips(limit: Int = 5) -> Self {
+    public static func recentTrips(limit: Int = 5, offset: Int = 0) -> Self {
         Self(tables: ["Trip"]) { connection in
             try connection.fetchAll(Trip.self, """
-                SELECT \(Trip.selection) FROM Trip ORDER BY Trip.creation_date DESC, Trip.id DESC LIMIT ?
-                """, [limit])
+                SELECT \(Trip.selection) FROM Trip ORDER BY Trip.creation_date DESC, Trip.id DESC LIMIT ? OFFSET ?
+                """, [limit, offset])
         }
     }
 

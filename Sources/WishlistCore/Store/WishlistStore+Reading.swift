@@ -1,7 +1,7 @@
 /// Shorthands for the queries each screen reads once.
 extension WishlistStore {
-    public func recentTrips(limit: Int = 5) throws -> [Trip] {
-        try fetch(.recentTrips(limit: limit))
+    public func recentTrips(limit: Int = 5, offset: Int = 0) throws -> [Trip] {
+        try fetch(.recentTrips(limit: limit, offset: offset))
     }
 
     public func trips(in collection: TripCollection, limit: Int = 100, offset: Int = 0) throws -> [Trip] {
