@@ -31,6 +31,10 @@ let package = Package(
         .target(name: "WishlistWeb", dependencies: ["HTTPServer", "Mustache", "Persistence", "Imaging", "WishlistCore"]),
         .executableTarget(name: "wishlist", dependencies: ["WishlistWeb", "WishlistCore", "HTTPServer", "Persistence"]),
 
+        // Thumbnail speed and memory against vipsthumbnail and Pillow (Benchmarks/thumbnail/run).
+        .executableTarget(name: "thumbnail-bench", dependencies: ["Imaging", "CVips", "CMagic"],
+                          path: "Benchmarks/thumbnail", exclude: ["README.md", "run"]),
+
         // One test target per library target.
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),

@@ -84,3 +84,7 @@ static inline int shim_vips_flatten_on_white(VipsImage *in, VipsImage **out) {
     vips_area_unref(VIPS_AREA(background));
     return result;
 }
+/// Scales by `horizontal` × `vertical`; enlarging with a linear kernel keeps soft edges free of ringing.
+static inline int shim_vips_resize(VipsImage *in, VipsImage **out, double horizontal, double vertical) {
+    return vips_resize(in, out, horizontal, "vscale", vertical, "kernel", VIPS_KERNEL_LINEAR, NULL);
+}

@@ -5,23 +5,26 @@ import CVips
 /// Every entry point of this module calls `initialize()` itself, so calling it from the app is
 /// optional (doing it at startup moves the one-time cost out of the first upload).
 public enum Imaging {
-    /// Worker threads libvips may use for one operation. Two matches this machine's cores; a
-    /// second upload at the same time runs on its own request thread anyway.
-    static let concurrency: Int32 = 2
+    /// Worker threads libvips may use for one operation. One: shrink-on-load JPEG decoding is
+    /// mostly serial, a second thread did not make a thumbnail faster on two cores (and was
+    /// slower under load, see Benchmarks/thumbnail/README.md), and simultaneous uploads already
+    /// run on separate request threads.
+    static let concurrency: Int32 = 1
 
     /// Starts libvips once: untrusted loaders (SVG, PDF, ImageMagick, raw…) blocked, and the
-    /// operation cache kept small — each upload is processed once, so caching buys little, and
-    /// a cached load of a reused temporary file name could return an older picture.
+    /// operation cache turned off. Each upload is processed once, so caching buys nothing, and
+    /// libvips 8.14 caches loads by file name: a temporary file name reused for a new upload
+    /// returned the previous picture (checked on this machine).
     public static func initialize() {
         _ = vipsStarted
     }
 
     /// Frees the per-thread buffers libvips keeps on the calling thread.
     ///
-    /// Every public operation of this module already calls it before returning (measured cost:
-    /// a few microseconds; see Benchmarks/thumbnail/README.md), so threads of any pool — a
-    /// libmicrohttpd worker, a Dispatch queue — never leak. Call it yourself only after using
-    /// libvips directly on a thread that is about to exit.
+    /// Every public operation of this module already calls it before returning (no measurable
+    /// cost next to a thumbnail; see Benchmarks/thumbnail/README.md), so threads of any pool — a
+    /// libmicrohttpd worker, a Dispatch queue — never leak and the app needs no hook. Call it
+    /// yourself only after using libvips directly on a thread that is about to exit.
     public static func releaseThreadResources() {
         vips_thread_shutdown()
     }

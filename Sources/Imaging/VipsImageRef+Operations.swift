@@ -60,6 +60,13 @@ extension VipsImageRef {
         try VipsImageRef.make { shim_vips_maplut(pointer, $0, lookupTable.pointer) }
     }
 
+    /// Resized to exactly `width × height`.
+    func resized(width: Int, height: Int) throws -> VipsImageRef {
+        try VipsImageRef.make {
+            shim_vips_resize(pointer, $0, Double(width) / Double(self.width), Double(height) / Double(self.height))
+        }
+    }
+
     func replicate(across: Int, down: Int) throws -> VipsImageRef {
         try VipsImageRef.make { shim_vips_replicate(pointer, $0, Int32(across), Int32(down)) }
     }
