@@ -13,13 +13,10 @@ final class VipsImageRef {
         g_object_unref(pointer)
     }
 
-    /// Runs a libvips call that fills an output image, turning failure into `failure(message)`.
-    static func make(
-        failure: (String) -> ImagingError = ImagingError.processingFailed,
-        _ call: (UnsafeMutablePointer<UnsafeMutablePointer<VipsImage>?>) -> Int32
-    ) throws -> VipsImageRef {
+    /// Runs a libvips call that fills an output image; failure throws `.processingFailed`.
+    static func make(_ call: (UnsafeMutablePointer<UnsafeMutablePointer<VipsImage>?>) -> Int32) throws -> VipsImageRef {
         var output: UnsafeMutablePointer<VipsImage>?
-        guard call(&output) == 0, let output else { throw failure(VipsError.takeMessage()) }
+        guard call(&output) == 0, let output else { throw ImagingError.processingFailed(VipsError.takeMessage()) }
         return VipsImageRef(owning: output)
     }
 
