@@ -84,7 +84,13 @@ static inline int shim_vips_flatten_on_white(VipsImage *in, VipsImage **out) {
     vips_area_unref(VIPS_AREA(background));
     return result;
 }
-/// Scales by `horizontal` × `vertical`; enlarging with a linear kernel keeps soft edges free of ringing.
-static inline int shim_vips_resize(VipsImage *in, VipsImage **out, double horizontal, double vertical) {
-    return vips_resize(in, out, horizontal, "vscale", vertical, "kernel", VIPS_KERNEL_LINEAR, NULL);
+static inline int shim_vips_zoom(VipsImage *in, VipsImage **out, int factor) {
+    return vips_zoom(in, out, factor, factor, NULL);
+}
+/// Separable convolution in integer arithmetic (the fast, vectorised path for 8-bit images).
+static inline int shim_vips_convsep_integer(VipsImage *in, VipsImage **out, VipsImage *mask) {
+    return vips_convsep(in, out, mask, "precision", VIPS_PRECISION_INTEGER, NULL);
+}
+static inline int shim_vips_crop(VipsImage *in, VipsImage **out, int left, int top, int width, int height) {
+    return vips_crop(in, out, left, top, width, height, NULL);
 }

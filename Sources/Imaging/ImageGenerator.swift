@@ -46,7 +46,7 @@ public enum ImageGenerator {
             throw ImagingError.processingFailed("a generated picture needs a positive size and two or three colours")
         }
         var random = SeededRandom(seed: seed)
-        let (sceneWidth, sceneHeight) = (max(1, width / detailDivisor), max(1, height / detailDivisor))
+        let (sceneWidth, sceneHeight) = ((width + detailDivisor - 1) / detailDivisor, (height + detailDivisor - 1) / detailDivisor)
         let scene = Scene(width: sceneWidth, height: sceneHeight,
                           coordinates: try .coordinates(width: sceneWidth, height: sceneHeight))
         var picture = try scene.sky(colors: colors, tilt: random.next(in: -0.4...0.4))
@@ -62,7 +62,7 @@ public enum ImageGenerator {
                                   level: random.next(in: 0.58...0.68), random: &random)
         picture = try scene.hills(on: picture, color: horizon.mixed(with: .black, 0.55),
                                   level: random.next(in: 0.76...0.86), random: &random)
-        picture = try picture.resized(width: width, height: height)
+        picture = try picture.enlarged(by: detailDivisor, croppedTo: width, height)
         if grain > 0 {
             picture = try picture.add(.gaussianNoise(width: width, height: height, sigma: grain)).cast(VIPS_FORMAT_UCHAR)
         }

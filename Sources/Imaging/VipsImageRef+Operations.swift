@@ -60,11 +60,19 @@ extension VipsImageRef {
         try VipsImageRef.make { shim_vips_maplut(pointer, $0, lookupTable.pointer) }
     }
 
-    /// Resized to exactly `width × height`.
-    func resized(width: Int, height: Int) throws -> VipsImageRef {
-        try VipsImageRef.make {
-            shim_vips_resize(pointer, $0, Double(width) / Double(self.width), Double(height) / Double(self.height))
+    /// Enlarged `factor` times as smoothly as linear interpolation, then cropped to
+    /// `width × height`. Repeating pixels and blurring the blocks with a triangle kernel is the
+    /// same smoothing at less than half the cost of vips_resize (measured: 18 vs 40 ms, 1600×1000).
+    func enlarged(by factor: Int, croppedTo width: Int, _ height: Int) throws -> VipsImageRef {
+        let triangle = (1...factor).map(Double.init) + (1..<factor).reversed().map(Double.init)
+        guard let mask = vips_image_new_matrix_from_array(Int32(triangle.count), 1, triangle, Int32(triangle.count)) else {
+            throw ImagingError.processingFailed(VipsError.takeMessage())
         }
+        let maskRef = VipsImageRef(owning: mask)
+        vips_image_set_double(mask, "scale", Double(factor * factor))  // the weights' sum keeps brightness
+        let blocks = try VipsImageRef.make { shim_vips_zoom(pointer, $0, Int32(factor)) }
+        let smooth = try VipsImageRef.make { shim_vips_convsep_integer(blocks.pointer, $0, maskRef.pointer) }
+        return try VipsImageRef.make { shim_vips_crop(smooth.pointer, $0, 0, 0, Int32(width), Int32(height)) }
     }
 
     func replicate(across: Int, down: Int) throws -> VipsImageRef {
