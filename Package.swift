@@ -34,6 +34,8 @@ let package = Package(
         // Benchmarks (see Benchmarks/README.md).
         .executableTarget(name: "page-bench", dependencies: ["HTTPServer", "Mustache"], path: "Benchmarks/page",
                           exclude: ["run"]),
+        .executableTarget(name: "thumbnail-bench", dependencies: ["Imaging", "CVips", "CMagic"],
+                          path: "Benchmarks/thumbnail", exclude: ["README.md", "run"]),
 
         // One test target per library target.
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),

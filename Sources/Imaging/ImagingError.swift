@@ -1,0 +1,44 @@
+import Foundation
+
+/// Why an image was refused or could not be processed. `description` is a sentence fit to
+/// show to the person who uploaded the file.
+public enum ImagingError: Error, Equatable, CustomStringConvertible, LocalizedError {
+    /// The bytes are not one of the supported image formats; carries the detected MIME type.
+    case unsupportedType(String)
+    case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// The file claims to be an image but cannot be decoded completely (truncated, damaged).
+    case corrupt(String)
+    case unreadable(path: String, reason: String)
+    /// libvips failed while resizing or encoding an image it had accepted.
+    case processingFailed(String)
+    /// A stored-file name that is not `<64 hex digits>.<extension>`.
+    case invalidStoredName(String)
+    case storageFailed(String)
+
+    public var description: String {
+        switch self {
+        case .unsupportedType(let mediaType):
+            let accepted = ImageFormat.allCases.map(\.displayName).joined(separator: ", ")
+            return "This file is \(mediaType), not a supported image. Accepted formats: \(accepted)."
+        case .tooManyPixels(let width, let height, let limit):
+            return "The image is \(width)×\(height) pixels; the limit is \(Self.megapixels(limit)) megapixels."
+        case .corrupt(let detail):
+            return "The image is damaged or incomplete and cannot be read (\(detail))."
+        case .unreadable(let path, let reason):
+            return "The file \(path) cannot be read: \(reason)."
+        case .processingFailed(let detail):
+            return "The image could not be processed (\(detail))."
+        case .invalidStoredName(let name):
+            return "“\(name)” is not the name of a stored image."
+        case .storageFailed(let detail):
+            return "The image could not be stored: \(detail)."
+        }
+    }
+
+    public var errorDescription: String? { description }
+
+    private static func megapixels(_ pixels: Int) -> String {
+        let value = Double(pixels) / 1_000_000
+        return value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+    }
+}

@@ -1,0 +1,96 @@
+import CVips
+
+public struct ImageLimits: Sendable, Equatable {
+    /// The largest width × height accepted, checked from the header before any decoding.
+    public var maxPixels: Int
+
+    public init(maxPixels: Int = 100_000_000) {
+        self.maxPixels = maxPixels
+    }
+}
+
+/// What an image file is, read from its header only.
+public struct ImageInfo: Sendable, Equatable {
+    public let format: ImageFormat
+    /// Pixel dimensions as encoded in the file.
+    public let width: Int
+    public let height: Int
+    /// EXIF orientation, 1 (upright) to 8.
+    public let orientation: Int
+
+    /// Dimensions as the picture is meant to be seen: orientations 5–8 turn it a quarter.
+    public var uprightWidth: Int { orientation >= 5 ? height : width }
+    public var uprightHeight: Int { orientation >= 5 ? width : height }
+}
+
+/// Encoded image bytes ready to store or serve.
+public struct EncodedImage: Sendable, Equatable {
+    public let bytes: [UInt8]
+    public let format: ImageFormat
+    public let width: Int
+    public let height: Int
+}
+
+/// Formats this module writes.
+public enum OutputFormat: Sendable {
+    case jpeg, webp
+
+    public var imageFormat: ImageFormat { self == .jpeg ? .jpeg : .webp }
+}
+
+/// Checks and resizes uploaded images with libvips: type from the bytes, pixel limit from the
+/// header, shrink-on-load, EXIF auto-rotation, all metadata removed, damaged files refused.
+public struct Thumbnailer: Sendable {
+    public let limits: ImageLimits
+
+    public init(limits: ImageLimits = ImageLimits()) {
+        self.limits = limits
+        Imaging.initialize()
+    }
+
+    /// Detects the type and reads the header without decoding pixels. Throws
+    /// `.unsupportedType`, `.tooManyPixels` or `.corrupt`.
+    public func inspect(path: String) throws -> ImageInfo {
+        defer { Imaging.releaseThreadResources() }
+        let mediaType = try MediaType.detect(path: path)
+        guard let format = ImageFormat(mediaType: mediaType) else { throw ImagingError.unsupportedType(mediaType) }
+        let header = try VipsImageRef.open(header: path)
+        guard header.width * header.height <= limits.maxPixels else {
+            throw ImagingError.tooManyPixels(width: header.width, height: header.height, limit: limits.maxPixels)
+        }
+        return ImageInfo(format: format, width: header.width, height: header.height, orientation: header.orientation)
+    }
+
+    /// A small upright picture whose longer side is at most `maxSide` (never enlarged).
+    public func makeThumbnail(path: String, maxSide: Int = 480, format: OutputFormat = .jpeg, quality: Int = 80) throws -> EncodedImage {
+        _ = try inspect(path: path)
+        defer { Imaging.releaseThreadResources() }
+        // The pipeline runs while encoding, so decoding errors surface there too. fail_on=error:
+        // a truncated or damaged file is refused instead of coming out with grey areas.
+        do {
+            let image = try VipsImageRef.make {
+                shim_vips_thumbnail(path, $0, Int32(maxSide), Int32(maxSide), VIPS_SIZE_DOWN, VIPS_FAIL_ON_ERROR)
+            }
+            return try encode(image.withoutMetadata(), as: format, quality: Int32(quality))
+        } catch ImagingError.processingFailed(let detail) {
+            throw ImagingError.corrupt(detail)  // encoding accepted pixels into memory does not fail by itself
+        }
+    }
+
+    /// An upright JPEG browsers can show, for formats they cannot (HEIC); metadata removed.
+    public func makeDisplayRendition(path: String, maxSide: Int = 2560, quality: Int = 85) throws -> EncodedImage {
+        try makeThumbnail(path: path, maxSide: maxSide, format: .jpeg, quality: quality)
+    }
+
+    private func encode(_ image: VipsImageRef, as format: OutputFormat, quality: Int32) throws -> EncodedImage {
+        let bytes: [UInt8]
+        switch format {
+        case .jpeg:
+            let opaque = image.hasAlpha ? try VipsImageRef.make { shim_vips_flatten_on_white(image.pointer, $0) } : image
+            bytes = try opaque.encode { shim_vips_jpegsave_buffer($0, $1, $2, quality) }
+        case .webp:
+            bytes = WebPMetadata.removingMetadata(from: try image.encode { shim_vips_webpsave_buffer($0, $1, $2, quality) })
+        }
+        return EncodedImage(bytes: bytes, format: format.imageFormat, width: image.width, height: image.height)
+    }
+}

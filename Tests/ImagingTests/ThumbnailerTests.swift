@@ -1,0 +1,143 @@
+import CVips
+import Foundation
+import Testing
+@testable import Imaging
+
+@Suite struct ThumbnailerTests {
+    let fixtures: Fixtures
+    let thumbnailer = Thumbnailer()
+
+    init() throws {
+        fixtures = try Fixtures()
+    }
+
+    @Test func exifOrientationSixComesOutUpright() throws {
+        let sideways = try fixtures.withFields(fixtures.markedImage(width: 300, height: 200), integers: ["orientation": 6])
+        let path = try fixtures.save(sideways, as: "sideways.jpg")
+
+        let info = try thumbnailer.inspect(path: path)
+        #expect(info.format == .jpeg)
+        #expect(info.orientation == 6)
+        #expect((info.width, info.height, info.uprightWidth, info.uprightHeight) == (300, 200, 200, 300))
+
+        let thumbnail = try thumbnailer.makeThumbnail(path: path, maxSide: 150)
+        #expect((thumbnail.width, thumbnail.height) == (100, 150))
+        // Orientation 6 means "turn a quarter clockwise": the stored top-left lands top-right.
+        let image = try decode(thumbnail.bytes)
+        #expect(isClose(try image.pixel(x: 95, y: 5), Fixtures.red))
+        #expect(isClose(try image.pixel(x: 5, y: 5), Fixtures.blue))
+        #expect(image.orientation == 1)
+    }
+
+    @Test(arguments: ["marked.png", "marked.webp", "marked.heic", "marked.gif"])
+    func everyAcceptedFormatThumbnails(name: String) throws {
+        let path = try fixtures.save(fixtures.markedImage(width: 300, height: 200), as: name)
+        let thumbnail = try thumbnailer.makeThumbnail(path: path, maxSide: 150)
+        #expect(thumbnail.format == .jpeg)
+        #expect((thumbnail.width, thumbnail.height) == (150, 100))
+        let image = try decode(thumbnail.bytes)
+        #expect(isClose(try image.pixel(x: 5, y: 5), Fixtures.red))
+        #expect(isClose(try image.pixel(x: 140, y: 90), Fixtures.blue))
+    }
+
+    @Test func animatedGIFGivesItsFirstFrame() throws {
+        // Two 120×80 frames stacked: red first, blue second.
+        let frames = (0..<160).flatMap { y in (0..<120).flatMap { _ in y < 80 ? Fixtures.red : Fixtures.blue } }
+        let strip = try VipsImageRef.fromSamples(frames, width: 120, height: 160, bands: 3, format: VIPS_FORMAT_UCHAR)
+        let path = try fixtures.save(fixtures.withFields(strip, integers: ["page-height": 80]), as: "animated.gif")
+
+        let thumbnail = try thumbnailer.makeThumbnail(path: path, maxSide: 60)
+        #expect((thumbnail.width, thumbnail.height) == (60, 40))
+        #expect(isClose(try decode(thumbnail.bytes).pixel(x: 30, y: 35), Fixtures.red))
+    }
+
+    @Test func heicGetsABrowserReadyJPEGRendition() throws {
+        let path = try fixtures.save(fixtures.markedImage(width: 300, height: 200), as: "photo.heic")
+        #expect(try thumbnailer.inspect(path: path).format.isBrowserDisplayable == false)
+
+        let rendition = try thumbnailer.makeDisplayRendition(path: path)
+        #expect(rendition.format == .jpeg)
+        #expect((rendition.width, rendition.height) == (300, 200), "never enlarged")
+        #expect(isClose(try decode(rendition.bytes).pixel(x: 5, y: 5), Fixtures.red))
+        #expect(try MediaType.detect(bytes: rendition.bytes) == "image/jpeg")
+    }
+
+    @Test(arguments: [
+        ("notes.jpg", "This is not a picture.\n", "text/plain"),
+        ("drawing.svg", #"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>"#, "image/svg+xml"),
+        ("page.png", "<!DOCTYPE html><html><head><title>x</title></head><body><img src=x onerror=alert(1)></body></html>", "text/html"),
+    ])
+    func nonImagesAreRefusedByTheirBytes(name: String, content: String, detected: String) throws {
+        let path = try fixtures.write(content, as: name)
+        #expect(throws: ImagingError.unsupportedType(detected)) { try thumbnailer.makeThumbnail(path: path) }
+    }
+
+    @Test func avifIsRefused() throws {
+        let path = try fixtures.save(fixtures.markedImage(), as: "picture.avif[compression=av1]")
+        #expect(throws: ImagingError.unsupportedType("image/avif")) { try thumbnailer.inspect(path: path) }
+    }
+
+    @Test func truncatedJPEGIsRefusedAsCorrupt() throws {
+        let photo = try fixtures.photo(width: 1200, height: 800)
+        let path = try fixtures.write(Array(photo.prefix(photo.count * 6 / 10)), as: "truncated.jpg")
+        #expect(throws: ImagingError.self) { try thumbnailer.makeThumbnail(path: path) }
+        do {
+            _ = try thumbnailer.makeThumbnail(path: path)
+        } catch {
+            guard case .corrupt = error as? ImagingError else { Issue.record("expected .corrupt, got \(error)"); return }
+        }
+    }
+
+    @Test func hugeImageIsRefusedFromItsHeaderAlone() throws {
+        let path = try fixtures.save(
+            VipsImageRef.make { shim_vips_black($0, 20_000, 20_000, 1) }, as: "huge.png[bitdepth=1,compression=9]")
+        let started = ContinuousClock.now
+        #expect(throws: ImagingError.tooManyPixels(width: 20_000, height: 20_000, limit: 100_000_000)) {
+            try thumbnailer.makeThumbnail(path: path)
+        }
+        // Decoding 400 million pixels takes seconds; reading a header takes milliseconds.
+        #expect(ContinuousClock.now - started < .milliseconds(300))
+        #expect(ImagingError.tooManyPixels(width: 20_000, height: 20_000, limit: 100_000_000).description
+            == "The image is 20000×20000 pixels; the limit is 100 megapixels.")
+    }
+
+    @Test func pixelLimitIsInclusive() throws {
+        let strict = Thumbnailer(limits: ImageLimits(maxPixels: 1_200))
+        let atLimit = try fixtures.save(fixtures.markedImage(width: 40, height: 30), as: "at-limit.png")
+        let overLimit = try fixtures.save(fixtures.markedImage(width: 40, height: 31), as: "over-limit.png")
+        #expect(try strict.inspect(path: atLimit).width == 40)
+        #expect(throws: ImagingError.tooManyPixels(width: 40, height: 31, limit: 1_200)) { try strict.inspect(path: overLimit) }
+    }
+
+    @Test(arguments: [OutputFormat.jpeg, .webp])
+    func locationAndOtherMetadataAreRemoved(format: OutputFormat) throws {
+        let tagged = try fixtures.withFields(
+            fixtures.markedImage(),
+            integers: ["orientation": 3],
+            strings: ["exif-ifd3-GPSLatitude": "51/1 30/1 0/1", "exif-ifd3-GPSLatitudeRef": "N", "exif-ifd0-Make": "Acme"])
+        let path = try fixtures.save(tagged, as: "tagged.jpg")
+        let uploaded = try decode(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+        #expect(uploaded.fieldNames.contains("exif-ifd3-GPSLatitude"), "the fixture must carry GPS for this test to mean anything")
+
+        let thumbnail = try thumbnailer.makeThumbnail(path: path, maxSide: 120, format: format)
+        #expect(thumbnail.format == format.imageFormat)
+        let fields = try decode(thumbnail.bytes).fieldNames
+        #expect(fields.filter { $0.hasPrefix("exif-") || $0 == "xmp-data" || $0 == "iptc-data" }.isEmpty, "\(fields)")
+        #expect(!String(decoding: thumbnail.bytes, as: UTF8.self).localizedCaseInsensitiveContains("exif"))
+    }
+
+    @Test func twelveMegapixelPhotoMakesASmallThumbnail() throws {
+        let path = try fixtures.write(fixtures.photo(width: 4000, height: 3000), as: "12mp.jpg")
+        let thumbnail = try thumbnailer.makeThumbnail(path: path)
+        #expect((thumbnail.width, thumbnail.height) == (480, 360))
+        #expect(thumbnail.bytes.count < 40_000, "\(thumbnail.bytes.count) bytes")
+    }
+
+    @Test func transparentPNGIsFlattenedOnWhite() throws {
+        let samples: [UInt8] = Array(repeating: [0, 0, 0, 0], count: 50 * 40).flatMap { $0 }
+        let clear = try VipsImageRef.fromSamples(samples, width: 50, height: 40, bands: 4, format: VIPS_FORMAT_UCHAR)
+        let path = try fixtures.save(clear, as: "clear.png")
+        let thumbnail = try thumbnailer.makeThumbnail(path: path)
+        #expect(isClose(try decode(thumbnail.bytes).pixel(x: 10, y: 10), [255, 255, 255], tolerance: 3))
+    }
+}
