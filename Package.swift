@@ -8,6 +8,11 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "wishlist", targets: ["wishlist"]),
+        // For the fuzz targets in Fuzz/, a separate package that depends on this one by path.
+        .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "Mustache", targets: ["Mustache"]),
+        .library(name: "Persistence", targets: ["Persistence"]),
+        .library(name: "WishlistCore", targets: ["WishlistCore"]),
     ],
     targets: [
         // C libraries from Debian's -dev packages (module map + pkg-config).
