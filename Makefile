@@ -3,7 +3,7 @@ SWIFT ?= swift
 PORT ?= 8080
 DATA_DIR ?= ./wishlist-data
 
-.PHONY: run build release test unit-test browser-test bench clean
+.PHONY: run build release test unit-test browser-test bench clean fuzz sanitize reliability
 
 run: release
 	.build/release/wishlist serve --port $(PORT) --data-dir $(DATA_DIR)
@@ -33,6 +33,25 @@ browser-test:
 bench:
 	scripts/install-deps bench
 	Benchmarks/run
+
+# Robustness checks, slower than `make test` and run on their own (docs/RELIABILITY.md).
+FUZZ_SECONDS ?= 60
+SANITIZERS := Tests/Reliability/sanitizers
+SANITIZER_ENV := SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(CURDIR)/$(SANITIZERS)/lsan.supp \
+	TSAN_OPTIONS=suppressions=$(CURDIR)/$(SANITIZERS)/tsan.supp
+# A timing expectation that code under a sanitizer (several times slower) cannot meet.
+SANITIZE_SKIP := --skip largeArchivesAreDeterministicAndImportQuickly
+
+fuzz:
+	Fuzz/run $(FUZZ_SECONDS)
+
+sanitize:
+	$(SANITIZER_ENV) $(SWIFT) test --sanitize=address --build-path .build-asan $(SANITIZE_SKIP)
+	$(SANITIZER_ENV) $(SWIFT) test --sanitize=thread --build-path .build-tsan $(SANITIZE_SKIP)
+
+reliability:
+	$(SWIFT) build -c release --product wishlist
+	/usr/bin/python3 -m pytest -q Tests/Reliability
 
 clean:
 	rm -rf .build

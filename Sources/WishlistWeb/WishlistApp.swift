@@ -58,6 +58,7 @@ public final class WishlistApp: Sendable {
             SecurityHeaders(),
             try StaticFiles(root: configuration.resourcesDirectory.appendingPathComponent("Public").path, prefix: "/static/"),
             CSRFProtection(),
+            DiskFullErrors(),
         ]
         let router = makeRouter()
         return chain(middleware, to: router.respond(to:))

@@ -1,0 +1,190 @@
+"""Crash safety: kill the server (SIGKILL, then SIGTERM) in the middle of a stream of writes and
+uploads, restart it, and prove that every acknowledged change is there, nothing else is half
+there, the database is intact and no orphan or partial image file survives the restart."""
+
+import random
+import signal
+import threading
+import time
+
+from conftest import COLLECTIONS, Client, connect, database_problems, image_problems
+
+WRITERS = 4
+ACTIVITIES_PER_WRITER = 4
+
+
+class WriteStream(threading.Thread):
+    """One visitor writing as fast as the server answers: new trips (every third with a photo),
+    activities on its own trip and check-offs of them. Records each change the server
+    acknowledged (303) and the one in flight when the server died (it may or may not be there)."""
+
+    def __init__(self, server, prefix, trip_id, activity_ids, jpeg_factory):
+        super().__init__(daemon=True)
+        self.client = Client(server, timeout=10)
+        self.prefix = prefix
+        self.trip_id = trip_id
+        self.completion = {activity_id: False for activity_id in activity_ids}
+        self.photos = [jpeg_factory(1600, 1200) for _ in range(2)]
+        self.acknowledged_trips = {}  # name -> had a photo
+        self.acknowledged_activities = []
+        self.in_flight = None
+        self.refusals = []
+
+    def run(self):
+        step = 0
+        while True:
+            step += 1
+            name = f"{self.prefix} trip {step}"
+            with_photo = step % 3 == 0
+            activity_id = list(self.completion)[step % len(self.completion)]
+            operations = [
+                (("trip", name, with_photo), lambda: self.add_trip(name, with_photo)),
+                (("activity", f"{self.prefix} activity {step}"),
+                 lambda: self.client.post_form(f"/trips/{self.trip_id}/activities",
+                                               {"name": f"{self.prefix} activity {step}"})),
+                (("complete", activity_id, not self.completion[activity_id]),
+                 lambda: self.client.post_form(f"/activities/{activity_id}/complete",
+                                               {"complete": "true" if not self.completion[activity_id] else "false"})),
+            ]
+            for change, send in operations:
+                self.in_flight = change
+                try:
+                    status, body, _ = send()
+                except OSError:
+                    return  # the server is gone; `in_flight` is the one change not known
+                if status != 303:
+                    self.refusals.append((change, status, body[:200]))
+                    return
+                self.acknowledge(change)
+                self.in_flight = None
+
+    def add_trip(self, name, with_photo):
+        fields = {"name": name, "collection": random.choice(COLLECTIONS), "subtitle": "crash test"}
+        if not with_photo:
+            return self.client.post_form("/trips", fields)
+        photo = random.choice(self.photos)
+        return self.client.post_multipart("/trips", fields, {"photo": ("photo.jpg", "image/jpeg", photo)})
+
+    def acknowledge(self, change):
+        kind = change[0]
+        if kind == "trip":
+            self.acknowledged_trips[change[1]] = change[2]
+        elif kind == "activity":
+            self.acknowledged_activities.append(change[1])
+        else:
+            self.completion[change[1]] = change[2]
+
+
+def prepare_writers(server, jpeg_factory, round_name):
+    """Each writer gets a trip of its own with a few activities to check off, and a name prefix
+    that tells its changes from everyone else's."""
+    client = Client(server)
+    writers = []
+    for number in range(WRITERS):
+        prefix = f"{round_name} writer{number}"
+        home = f"{prefix} home"
+        assert client.post_form("/trips", {"name": home, "collection": "summerVibes"})[0] == 303
+        with connect(server.data_dir) as db:
+            trip_id = db.execute("SELECT id FROM Trip WHERE name = ?", (home,)).fetchone()[0]
+        for index in range(ACTIVITIES_PER_WRITER):
+            assert client.post_form(f"/trips/{trip_id}/activities", {"name": f"{home} task {index}"})[0] == 303
+        with connect(server.data_dir) as db:
+            activity_ids = [row[0] for row in db.execute("SELECT id FROM Activity WHERE trip_id = ? ORDER BY id", (trip_id,))]
+        writers.append(WriteStream(server, prefix, trip_id, activity_ids, jpeg_factory))
+    client.close()
+    return writers
+
+
+def plant_leftovers(data_dir):
+    """What a crash mid-upload leaves behind: a partial temporary file and a complete file whose
+    row was never committed. The restart's sweep must remove both."""
+    folder = data_dir / "images"
+    if not folder.exists():
+        return []
+    planted = [folder / ".partial-planted-by-test", folder / ("ab" * 32 + ".jpg")]
+    for path in planted:
+        path.write_bytes(b"\xff\xd8\xff\xe0 not a whole image")
+    return planted
+
+
+def verify_after_restart(server, writers):
+    # The restarted app itself shows every acknowledged trip (WAL recovered on open).
+    client = Client(server)
+    shown = set(client.all_trip_names())
+    client.close()
+    for writer in writers:
+        lost = set(writer.acknowledged_trips) - shown
+        assert not lost, f"acknowledged trips missing from the restarted app: {sorted(lost)}"
+
+    with connect(server.data_dir) as db:
+        trips = {name: image_id for name, image_id in db.execute("SELECT name, image_id FROM Trip WHERE subtitle = 'crash test'")}
+        activities = [name for (name,) in db.execute("SELECT name FROM Activity")]
+        photos_stored = any(image_id is not None for image_id in trips.values())
+        for writer in writers:
+            unknown = writer.in_flight or ()
+            expected_trips = set(writer.acknowledged_trips)
+            mine = {name for name in trips if name.startswith(f"{writer.prefix} ")}
+            extra = mine - expected_trips - ({unknown[1]} if unknown[:1] == ("trip",) else set())
+            assert expected_trips <= mine, f"acknowledged trips lost: {sorted(expected_trips - mine)}"
+            assert not extra, f"trips never acknowledged: {sorted(extra)}"
+            if photos_stored:
+                lost = [name for name, had_photo in writer.acknowledged_trips.items() if had_photo and trips[name] is None]
+                assert not lost, f"acknowledged photos lost: {lost}"
+
+            mine = [name for name in activities if name.startswith(f"{writer.prefix} activity ")]
+            assert len(mine) == len(set(mine)), "an activity was stored twice"
+            missing = set(writer.acknowledged_activities) - set(mine)
+            extra = set(mine) - set(writer.acknowledged_activities) - ({unknown[1]} if unknown[:1] == ("activity",) else set())
+            assert not missing, f"acknowledged activities lost: {sorted(missing)}"
+            assert not extra, f"activities never acknowledged: {sorted(extra)}"
+
+            for activity_id, complete in writer.completion.items():
+                (stored,) = db.execute("SELECT is_complete FROM Activity WHERE id = ?", (activity_id,)).fetchone()
+                allowed = {complete} | ({unknown[2]} if unknown[:2] == ("complete", activity_id) else set())
+                assert bool(stored) in allowed, f"activity {activity_id} is {bool(stored)}, acknowledged {complete}"
+
+
+def stream_and_stop(server, jpeg_factory, stop, seconds, round_name):
+    writers = prepare_writers(server, jpeg_factory, round_name)
+    for writer in writers:
+        writer.start()
+    time.sleep(seconds)
+    stop()
+    for writer in writers:
+        writer.join(timeout=20)
+        assert not writer.is_alive(), "a writer is stuck after the server stopped"
+        assert not writer.refusals, f"the server refused a valid write: {writer.refusals}"
+    assert sum(len(w.acknowledged_trips) + len(w.acknowledged_activities) for w in writers) > 20, \
+        "too few writes were acknowledged to prove anything"
+    return writers
+
+
+def kill(server):
+    server.process.send_signal(signal.SIGKILL)
+    server.process.wait(timeout=10)
+
+
+def test_sigkill_mid_stream_loses_nothing_acknowledged(server, jpeg_factory):
+    # Three rounds on the same data, killed at different moments of the stream.
+    for round_number, seconds in enumerate((0.7, 1.3, 2.1)):
+        writers = stream_and_stop(server, jpeg_factory, lambda: kill(server), seconds, f"round{round_number}")
+        planted = plant_leftovers(server.data_dir)
+        server.start()
+        verify_after_restart(server, writers)
+        assert not [path.name for path in planted if path.exists()], "the startup sweep left planted files"
+        server.stop()
+        assert database_problems(server.data_dir) == []
+        assert image_problems(server.data_dir) == []
+        server.start()
+
+
+def test_sigterm_mid_stream_is_graceful(server, jpeg_factory):
+    def terminate():
+        server.process.send_signal(signal.SIGTERM)
+        assert server.process.wait(timeout=15) == 0, "SIGTERM did not end the server cleanly"
+    writers = stream_and_stop(server, jpeg_factory, terminate, 1.2, "sigterm")
+    server.start()
+    verify_after_restart(server, writers)
+    server.stop()
+    assert database_problems(server.data_dir) == []
+    assert image_problems(server.data_dir) == []
