@@ -39,8 +39,8 @@ FUZZ_SECONDS ?= 60
 SANITIZERS := Tests/Reliability/sanitizers
 SANITIZER_ENV := SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(CURDIR)/$(SANITIZERS)/lsan.supp \
 	TSAN_OPTIONS=suppressions=$(CURDIR)/$(SANITIZERS)/tsan.supp
-# A timing expectation that code under a sanitizer (several times slower) cannot meet.
-SANITIZE_SKIP := --skip largeArchivesAreDeterministicAndImportQuickly
+# Timing expectations that code under a sanitizer (several times slower) cannot meet.
+SANITIZE_SKIP := --skip largeArchivesAreDeterministicAndImportQuickly --skip bulkInsertOfManyRowsInOneTransactionStaysFast
 
 fuzz:
 	Fuzz/run $(FUZZ_SECONDS)

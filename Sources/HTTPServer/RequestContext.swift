@@ -33,7 +33,12 @@ final class RequestContext {
         self.bodyLimit = bodyLimit
         MHD_get_connection_values(connection, MHD_ValueKind.HEADER_KIND, collectHeader,
                                   Unmanaged.passUnretained(self).toOpaque())
-        if let transferEncoding = headers["Transfer-Encoding"], transferEncoding.lowercased().contains("chunked") {
+        if let transferEncoding = headers["Transfer-Encoding"] {
+            guard transferEncoding.lowercased().contains("chunked") else {
+                // libmicrohttpd cannot tell where such a body ends and would wait for it until
+                // the connection times out (found by fuzzing): refuse it at once.
+                return HTTPError(.notImplemented, "The transfer encoding \(transferEncoding) is not supported; send the body with a Content-Length.")
+            }
             return HTTPError(.lengthRequired, "Uploads need a Content-Length.")
         }
         guard let length = headers["Content-Length"] else { return nil }

@@ -1,4 +1,5 @@
 import Foundation
+import Persistence
 import WishlistCore
 
 /// `wishlist import`, `export` and `backup`: whole-wishlist copies from the command line.
@@ -30,7 +31,11 @@ struct ArchiveCommands {
         print("Exported the wishlist to \(path.path).")
     }
 
-    /// A consistent copy of the live database (SQLite's online backup) in a new folder.
+    /// A consistent copy of the live wishlist in a new folder: the database through SQLite's
+    /// online backup (one moment; the server keeps writing meanwhile) and the photo files that
+    /// this copy refers to. Photo files never change (content-derived names), so copying them
+    /// after the snapshot is consistent, unless one is deleted in between: then the snapshot is
+    /// taken again.
     func backup() throws {
         guard !FileManager.default.fileExists(atPath: path.path) else {
             throw Invocation.UsageError(description: "\(path.path) already exists; name a new folder for the backup.")
@@ -38,8 +43,56 @@ struct ArchiveCommands {
         let store = try openStore()
         defer { store.close() }
         try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
-        try store.database.backup(to: path.appendingPathComponent("wishlist.sqlite").path)
-        print("Backed up the database to \(path.path). Restore by stopping the server and copying the folder's files into the data directory.")
+        let copy = path.appendingPathComponent("wishlist.sqlite")
+        var missing: [String] = []
+        for _ in 1...3 {
+            try store.database.backup(to: copy.path)
+            missing = try copyImages(referencedBy: copy)
+            if missing.isEmpty {
+                print("Backed up the wishlist to \(path.path). To restore, stop the server and copy the folder's contents into the data directory (docs/RELIABILITY.md).")
+                return
+            }
+        }
+        throw Invocation.UsageError(description: "photos referenced by the database are missing from \(imagesDirectory.path): \(missing.joined(separator: ", "))")
+    }
+
+    private var imagesDirectory: URL {
+        URL(fileURLWithPath: invocation.dataDirectory).appendingPathComponent("images")
+    }
+
+    /// Copies (and syncs) every photo file the backed-up database names; returns the names that
+    /// had no file. Opening the copy with the app's own store also proves that it opens.
+    private func copyImages(referencedBy database: URL) throws -> [String] {
+        let copyStore = try WishlistStore(path: database.path)
+        let names = try copyStore.database.read { connection in
+            try connection.fetchAll("SELECT file_name FROM TripImage").map { row -> String in row["file_name"] }
+        }
+        copyStore.close()
+        let destination = path.appendingPathComponent("images")
+        try? FileManager.default.removeItem(at: destination)
+        guard !names.isEmpty else { return [] }
+        try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+        var missing: [String] = []
+        for name in names {
+            let source = imagesDirectory.appendingPathComponent(name)
+            do {
+                try FileManager.default.copyItem(at: source, to: destination.appendingPathComponent(name))
+            } catch CocoaError.fileReadNoSuchFile {
+                missing.append(name)
+                continue
+            }
+            try synchronize(destination.appendingPathComponent(name))
+        }
+        try synchronize(destination)
+        return missing
+    }
+
+    /// Flushes a file or a folder's entries to the disk, so the backup survives a power cut.
+    private func synchronize(_ url: URL) throws {
+        let descriptor = open(url.path, O_RDONLY)
+        guard descriptor >= 0 else { throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
     }
 }
 

@@ -36,8 +36,11 @@ private func completeRequest(_ input: [UInt8]) -> [UInt8] {
     } else {
         (head, body) = (input[...], [])
     }
+    // Lines end at LF (libmicrohttpd accepts a bare LF too); each is sent with CRLF.
     let framingHeaders = ["content-length:", "transfer-encoding:", "connection:"]
-    let lines = head.split(separator: Array("\r\n".utf8), omittingEmptySubsequences: false).filter { line in
+    let lines = head.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+        line.last == UInt8(ascii: "\r") ? line.dropLast() : line
+    }.filter { line in
         let start = String(decoding: line.prefix(20), as: UTF8.self).lowercased()
         return !framingHeaders.contains { start.hasPrefix($0) }
     }
