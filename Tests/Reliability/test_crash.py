@@ -8,6 +8,7 @@ import time
 from conftest import Client, connect, database_problems, image_problems
 from writers import prepare_writers
 
+
 def plant_leftovers(data_dir):
     """What a crash mid-upload leaves behind: a partial temporary file and a complete file whose
     row was never committed. The restart's sweep must remove both."""
