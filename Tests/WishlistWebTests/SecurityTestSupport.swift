@@ -117,7 +117,7 @@ struct WebClient {
         var headers = headers
         if let token {
             fields.append(("_csrf", token))
-            headers["Cookie"] = "\(CSRFProtection.cookieName)=\(token)"
+            headers["Cookie"] = [headers["Cookie"], "\(CSRFProtection.cookieName)=\(token)"].compactMap { $0 }.joined(separator: "; ")
         }
         let body = fields.map { "\(Self.formEncode($0.0))=\(Self.formEncode($0.1))" }.joined(separator: "&")
         headers["Content-Type"] = "application/x-www-form-urlencoded"

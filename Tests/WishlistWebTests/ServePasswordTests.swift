@@ -1,0 +1,151 @@
+import Foundation
+import Glibc
+import HTTPServer
+import Testing
+
+/// `wishlist serve` as a process: beyond loopback it will not start without a password from the
+/// environment, and with a password every page needs a session. Only loopback is ever contacted.
+@Suite struct ServePasswordTests {
+    /// The `wishlist` executable built beside this test bundle.
+    static let executable: URL = {
+        let beside = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("wishlist")
+        return FileManager.default.isExecutableFile(atPath: beside.path) ? beside
+            : SecurityFixture.packageRoot.appendingPathComponent(".build/debug/wishlist")
+    }()
+
+    /// A started `wishlist serve`, stopped with SIGTERM when released.
+    final class ServeProcess {
+        let process = Process()
+        let output = Pipe()
+        let errors = Pipe()
+        let dataDirectory = NSTemporaryDirectory() + "wishlist-serve-" + UUID().uuidString
+
+        init(arguments: [String], environment: [String: String]) throws {
+            process.executableURL = ServePasswordTests.executable
+            process.arguments = ["serve", "--port", "0", "--data-dir", dataDirectory,
+                                 "--resources", SecurityFixture.packageRoot.path] + arguments
+            // Nothing inherited: a password in the test runner's environment must not leak in.
+            process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+        }
+
+        deinit {
+            if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+            process.waitUntilExit()
+            try? FileManager.default.removeItem(atPath: dataDirectory)
+        }
+
+        /// The port from the ready line.
+        func readyPort() throws -> Int {
+            var text = ""
+            while !text.contains("\n") {
+                let chunk = output.fileHandleForReading.availableData
+                guard !chunk.isEmpty else { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            let address = try #require(text.split(separator: "\n").first { $0.hasPrefix("Wishlist is ready at http://127.0.0.1:") },
+                                       "no ready line in \(text)")
+            return try #require(Int(address.split(separator: ":").last?.filter(\.isNumber) ?? ""))
+        }
+
+        /// Waits (up to 10 s) for the process to end; returns its status and what it wrote to stderr.
+        func exit() -> (status: Int32, message: String) {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
+            if process.isRunning {
+                Issue.record("wishlist serve is still running")
+                kill(process.processIdentifier, SIGTERM)
+            }
+            process.waitUntilExit()
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            return (process.terminationStatus, message)
+        }
+    }
+
+    @Test(arguments: ["0.0.0.0", "::", "10.1.2.3"])
+    func beyondLoopbackWithoutAPasswordItRefusesToStart(_ host: String) throws {
+        let serve = try ServeProcess(arguments: ["--host", host], environment: [:])
+        let (status, message) = serve.exit()
+        #expect(status != 0)
+        #expect(message.contains("Refusing to listen on \(host)"))
+        #expect(message.contains("WISHLIST_PASSWORD") && message.contains("WISHLIST_PASSWORD_FILE"))
+    }
+
+    @Test func anEmptyOrUnreadablePasswordIsNotAPassword() throws {
+        for environment in [["WISHLIST_PASSWORD": ""], ["WISHLIST_PASSWORD_FILE": "/nonexistent/password"],
+                            ["WISHLIST_PASSWORD": "a", "WISHLIST_PASSWORD_FILE": "/dev/null"]] {
+            let (status, message) = try ServeProcess(arguments: ["--host", "0.0.0.0"], environment: environment).exit()
+            #expect(status != 0 && message.hasPrefix("wishlist: "), "\(environment)")
+        }
+    }
+
+    @Test func thePasswordIsNeverACommandLineArgument() throws {
+        let (status, message) = try ServeProcess(arguments: ["--password", "secret"], environment: [:]).exit()
+        #expect(status != 0 && message.contains("Unknown option “--password”"))
+    }
+
+    @Test func withAPasswordEveryPageNeedsASession() throws {
+        let serve = try ServeProcess(arguments: ["--host", "127.0.0.1"], environment: ["WISHLIST_PASSWORD": "open sesame"])
+        let port = try serve.readyPort()
+        try expectPasswordProtected(port: port, password: "open sesame")
+    }
+
+    @Test func thePasswordCanComeFromAFile() throws {
+        let file = NSTemporaryDirectory() + "wishlist-password-" + UUID().uuidString
+        try "from a file\n".write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let serve = try ServeProcess(arguments: [], environment: ["WISHLIST_PASSWORD_FILE": file])
+        try expectPasswordProtected(port: try serve.readyPort(), password: "from a file")
+    }
+
+    @Test func onLoopbackWithoutAPasswordThereIsNoLogin() throws {
+        let serve = try ServeProcess(arguments: [], environment: [:])
+        let client = WebClient(port: try serve.readyPort())
+        #expect(try client.get("/api/goals").status == 200)
+        #expect(try client.get("/login").status == 404)
+    }
+
+    func expectPasswordProtected(port: Int, password: String) throws {
+        let client = WebClient(port: port)
+        let page = try client.get("/", headers: ["Accept": "text/html"])
+        #expect(page.status == 303 && page.header("Location") == "/login")
+        let refusals = try ["/api/trips", "/events?topics=goals-achieved", "/trips/1"].map { path in
+            let reply = try client.get(path)
+            #expect(reply.status == 401, "\(path)")
+            #expect(reply.header("Content-Type")?.contains("event-stream") != true)
+            return reply.text
+        }
+        // The login page and its stylesheet are served without a session.
+        let login = try client.get("/login")
+        #expect(login.status == 200 && login.text.contains("type=\"password\"") && login.text.contains("Sign In"))
+        #expect(try client.get("/static/css/app.css").status == 200)
+        let token = try #require(login.cookie(CSRFProtection.cookieName))
+
+        let wrong = try client.post("/login", form: [("password", password + "x")], token: token)
+        #expect(wrong.status == 403 && wrong.text.contains("That password isn’t right."))
+        #expect(wrong.cookie(PasswordProtection.sessionCookieName) == nil)
+
+        let right = try client.post("/login", form: [("password", password)], token: token)
+        #expect(right.status == 303 && right.header("Location") == "/")
+        let session = try #require(right.cookie(PasswordProtection.sessionCookieName))
+        let cookies = ["Cookie": "\(PasswordProtection.sessionCookieName)=\(session); \(CSRFProtection.cookieName)=\(token)"]
+        let trips = try client.get("/api/trips", headers: cookies)
+        #expect(trips.status == 200)
+        let firstTrip = try #require(try JSONDecoder().decode(TripNames.self, from: Data(trips.body)).trips.first?.name)
+        for text in refusals { #expect(!text.contains(firstTrip)) }
+        let home = try client.get("/", headers: cookies)
+        #expect(home.status == 200 && home.text.contains("Sign Out"))
+
+        let logout = try client.post("/logout", form: [], token: token, headers: ["Cookie": "\(PasswordProtection.sessionCookieName)=\(session)"])
+        #expect(logout.status == 303 && logout.header("Location") == "/login")
+        #expect(try client.get("/api/trips", headers: cookies).status == 401)
+    }
+
+    struct TripNames: Decodable {
+        struct Trip: Decodable { let name: String }
+        let trips: [Trip]
+    }
+}
