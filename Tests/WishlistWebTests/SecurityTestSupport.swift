@@ -191,3 +191,57 @@ struct WebClient {
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
 }
+
+/// An open event stream over a raw socket: reads the chunked body as it arrives.
+final class EventStreamReader {
+    private let socket: Int32
+    private var buffer: [UInt8] = []
+    private(set) var text = ""
+
+    init(port: Int, target: String) throws {
+        socket = try WebClient.connect(port: port)
+        let head = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
+        _ = head.utf8CString.withUnsafeBytes { send(socket, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL)) }
+        let status = try String(decoding: readUntil("\r\n\r\n"), as: UTF8.self)
+        guard status.hasPrefix("HTTP/1.1 200"), status.lowercased().contains("transfer-encoding: chunked") else {
+            throw WebClient.Failure(description: "not an event stream: \(status)")
+        }
+    }
+
+    deinit { close(socket) }
+
+    /// Reads chunks until the stream's text contains `marker` (within the socket's 5 s timeout).
+    func read(until marker: String) throws -> String {
+        while !text.contains(marker) {
+            let sizeLine = String(decoding: try readUntil("\r\n"), as: UTF8.self)
+            guard let size = Int(sizeLine, radix: 16), size > 0 else { throw WebClient.Failure(description: "stream ended: \(text)") }
+            text += String(decoding: try readExactly(size), as: UTF8.self)
+            _ = try readExactly(2)
+        }
+        return text
+    }
+
+    private func readUntil(_ delimiter: String) throws -> [UInt8] {
+        let pattern = Array(delimiter.utf8)
+        while true {
+            if let range = buffer.firstRange(of: pattern) {
+                defer { buffer.removeSubrange(..<range.upperBound) }
+                return Array(buffer[..<range.lowerBound])
+            }
+            try fill()
+        }
+    }
+
+    private func readExactly(_ count: Int) throws -> [UInt8] {
+        while buffer.count < count { try fill() }
+        defer { buffer.removeFirst(count) }
+        return Array(buffer[..<count])
+    }
+
+    private func fill() throws {
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { throw WebClient.Failure(description: "connection closed or timed out") }
+        buffer += chunk[..<count]
+    }
+}

@@ -192,6 +192,26 @@ import Testing
         #expect(search.text.contains("onload=alert(1)") && !search.text.contains("</"))
     }
 
+    @Test func hostileNamesTravelAsEscapedDataInEventStreams() throws {
+        let fixture = try SecurityFixture()
+        let tripID = try fixture.store.addTrip(TripDraft(name: "Quiet", subtitle: nil, collection: .winterRetreats))
+        let topics = LiveTopicName.trip(tripID, editing: false).joined(separator: "+")
+        let stream = try EventStreamReader(port: fixture.port, target: "/events?topics=\(topics)")
+        _ = try stream.read(until: "event: ready")
+        try fixture.store.updateTrip(id: tripID, draft: TripDraft(name: Self.scriptBreaker, subtitle: Self.attributeBreaker,
+                                                                   collection: .winterRetreats))
+        let text = try stream.read(until: "onerror")
+        for markup in Self.rawMarkup { #expect(!text.contains(markup)) }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
+        let fields = ["id:", "event:", "data:", "retry:", ":"]
+        for line in lines { #expect(fields.contains { line.hasPrefix($0) }, "stray stream line: \(line)") }
+        // Each fragment is one JSON object whose HTML escapes the name.
+        let data = try #require(lines.last { $0.hasPrefix("data: {") && $0.contains("onerror") })
+        let fragment = try #require(try JSONSerialization.jsonObject(with: Data(data.dropFirst(6).utf8)) as? [String: Any])
+        let html = try #require(fragment.values.compactMap { $0 as? String }.first { $0.contains("onerror") })
+        #expect(html.contains("&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"))
+    }
+
     @Test func aNameWithALineBreakCannotForgeAStreamEvent() throws {
         let fixture = try SecurityFixture()
         let before = try fixture.snapshot()
