@@ -1,5 +1,5 @@
 /// Walks a node tree against a stack of context values, writing into one buffer.
-struct Renderer {
+struct Renderer: ~Copyable {
     /// Deep enough for any real page; stops a template that includes itself forever.
     static let maximumDepth = 64
 
@@ -24,21 +24,21 @@ struct Renderer {
             switch node {
             case .text(let text):
                 append(text, indentingFirstLine: true)
-            case .variable(let path, let escaped):
-                if let value = lookUp(path) { output.append(value, escaped: escaped) }
-            case .section(let path, let content, let inverted):
-                try renderSection(content, value: lookUp(path) ?? .null, inverted: inverted)
-            case .partial(let reference, let partialIndentation):
-                guard let template = try template(for: reference) else { continue }
-                try withIndentation(partialIndentation) { renderer throws(MustacheError) in
+            case .variable(let variable):
+                if let value = lookUp(variable.path) { output.append(value, escaped: variable.isEscaped) }
+            case .section(let section):
+                try renderSection(section.content, value: lookUp(section.path) ?? .null, inverted: section.isInverted)
+            case .partial(let partial):
+                guard let template = try template(for: partial.reference) else { continue }
+                try withIndentation(partial.indentation) { renderer throws(MustacheError) in
                     try renderer.renderNested(template)
                 }
-            case .parent(let reference, let parentIndentation, let arguments):
-                guard let template = try template(for: reference) else { continue }
+            case .parent(let parent):
+                guard let template = try template(for: parent.reference) else { continue }
                 let outerArguments = blockArguments
-                blockArguments = arguments.merging(outerArguments) { _, outer in outer }
+                blockArguments = parent.arguments.merging(outerArguments) { _, outer in outer }
                 defer { blockArguments = outerArguments }
-                try withIndentation(parentIndentation) { renderer throws(MustacheError) in
+                try withIndentation(parent.indentation) { renderer throws(MustacheError) in
                     try renderer.renderNested(template)
                 }
             case .block(let block):
@@ -49,16 +49,16 @@ struct Renderer {
 
     private mutating func append(_ text: Text, indentingFirstLine: Bool) {
         guard !indentation.isEmpty, !text.lineStarts.isEmpty else {
-            output.append(text.bytes[...])
+            output.append(text.bytes)
             return
         }
         var pieceStart = 0
         for lineStart in text.lineStarts where indentingFirstLine || lineStart != 0 {
-            output.append(text.bytes[pieceStart..<lineStart])
+            output.append(text.bytes, from: pieceStart, to: lineStart)
             output.append(indentation)
             pieceStart = lineStart
         }
-        output.append(text.bytes[pieceStart...])
+        output.append(text.bytes, from: pieceStart, to: text.bytes.count)
     }
 
     private mutating func renderSection(_ content: [Node], value: MustacheValue, inverted: Bool) throws(MustacheError) {
@@ -125,17 +125,20 @@ struct Renderer {
     /// Spec name resolution: the first component is searched down the stack, the rest inside what it found.
     private func lookUp(_ path: Path) -> MustacheValue? {
         guard let first = path.components.first else { return contextStack.last }
-        var found: MustacheValue?
-        for index in contextStack.indices.reversed() {
-            if case .object(let object) = contextStack[index], let value = object[first] {
-                found = value
-                break
-            }
-        }
+        guard var value = lookUp(first) else { return nil }
         for component in path.components.dropFirst() {
-            guard case .object(let object)? = found else { return nil }
-            found = object[component]
+            guard case .object(let object) = value, let next = object[component] else { return nil }
+            value = next
         }
-        return found
+        return value
+    }
+
+    private func lookUp(_ key: String) -> MustacheValue? {
+        var index = contextStack.count
+        while index > 0 {
+            index -= 1
+            if case .object(let object) = contextStack[index], let value = object[key] { return value }
+        }
+        return nil
     }
 }
