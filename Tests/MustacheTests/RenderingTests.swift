@@ -57,6 +57,11 @@ import Testing
         #expect(try template.render(context) == "T/a,U/b,")
     }
 
+    @Test func literalContextNeedsNoAnnotation() throws {
+        let template = try Template("{{greeting}}, {{#names}}{{.}} {{/names}}")
+        #expect(try template.render(["greeting": "Hi", "names": ["Ann", "Bo"]]) == "Hi, Ann Bo ")
+    }
+
     @Test func templateWithoutLibraryRendersPartialsAsNothing() throws {
         #expect(try Template("[{{>missing}}]").render(MustacheValue.null) == "[]")
     }

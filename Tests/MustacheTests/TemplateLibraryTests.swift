@@ -81,6 +81,19 @@ import Testing
         #expect(page.contains("<li>a!</li>"))
     }
 
+    @Test func rendersConcurrently() async throws {
+        let library = try TemplateLibrary(directory: directory.url, reload: true)
+        let expected = try library.render("page", ["name": "x", "items": [["label": "a"]]] as MustacheValue)
+        try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<8 {
+                group.addTask { try library.render("page", ["name": "x", "items": [["label": "a"]]] as MustacheValue) }
+            }
+            for try await rendered in group {
+                #expect(rendered == expected)
+            }
+        }
+    }
+
     @Test func withoutReloadTheLoadedTemplateStays() throws {
         let library = try TemplateLibrary(directory: directory.url)
         try directory.write("plain.mustache", "Changed\n")
