@@ -67,13 +67,19 @@ struct Renderer: ~Copyable {
             return
         }
         guard value.isTruthy else { return }
-        let items: [MustacheValue]
-        if case .array(let array) = value { items = array } else { items = [value] }
-        for item in items {
-            contextStack.append(item)
-            defer { contextStack.removeLast() }
-            try render(content)
+        guard case .array(let items) = value else {
+            try render(content, in: value)
+            return
         }
+        for item in items {
+            try render(content, in: item)
+        }
+    }
+
+    private mutating func render(_ content: [Node], in context: MustacheValue) throws(MustacheError) {
+        contextStack.append(context)
+        defer { contextStack.removeLast() }
+        try render(content)
     }
 
     private mutating func renderBlock(_ block: Block) throws(MustacheError) {
@@ -96,7 +102,11 @@ struct Renderer: ~Copyable {
     /// Runs `body` with the indentation of a standalone tag added, or none at all for an inline one.
     private mutating func withIndentation(_ added: [UInt8]?, _ body: (inout Renderer) throws(MustacheError) -> Void) throws(MustacheError) {
         let outerIndentation = indentation
-        indentation = added.map { outerIndentation + $0 } ?? []
+        if let added {
+            if !added.isEmpty { indentation += added }
+        } else {
+            indentation = []
+        }
         defer { indentation = outerIndentation }
         try body(&self)
     }
@@ -123,16 +133,27 @@ struct Renderer: ~Copyable {
     }
 
     /// Spec name resolution: the first component is searched down the stack, the rest inside what it found.
+    /// (Written so the common single name returns its value without intermediate copies.)
+    @inline(__always)
     private func lookUp(_ path: Path) -> MustacheValue? {
-        guard let first = path.components.first else { return contextStack.last }
-        guard var value = lookUp(first) else { return nil }
-        for component in path.components.dropFirst() {
-            guard case .object(let object) = value, let next = object[component] else { return nil }
-            value = next
+        let components = path.components
+        switch components.count {
+        case 0: return contextStack.last
+        case 1: return lookUp(components[0])
+        default: return lookUp(components[0]).flatMap { Self.value(at: components.dropFirst(), in: $0) }
         }
-        return value
     }
 
+    private static func value(at components: ArraySlice<String>, in value: MustacheValue) -> MustacheValue? {
+        var found = value
+        for component in components {
+            guard case .object(let object) = found, let next = object[component] else { return nil }
+            found = next
+        }
+        return found
+    }
+
+    @inline(__always)
     private func lookUp(_ key: String) -> MustacheValue? {
         var index = contextStack.count
         while index > 0 {
