@@ -87,19 +87,18 @@ struct Renderer: ~Copyable {
             try render(block.defaultContent)
             return
         }
-        let outerIndentation = indentation
-        indentation += block.indentation
-        defer { indentation = outerIndentation }
-        // The first line follows literal indentation already written before the block tag.
-        if !block.indentsFirstLine, case .text(let text)? = argument.first {
-            append(text, indentingFirstLine: false)
-            try render(Array(argument.dropFirst()))
-        } else {
-            try render(argument)
+        try withIndentation(block.indentation) { renderer throws(MustacheError) in
+            // The first line follows literal indentation already written before the block tag.
+            if !block.indentsFirstLine, case .text(let text)? = argument.first {
+                renderer.append(text, indentingFirstLine: false)
+                try renderer.render(Array(argument.dropFirst()))
+            } else {
+                try renderer.render(argument)
+            }
         }
     }
 
-    /// Runs `body` with the indentation of a standalone tag added, or none at all for an inline one.
+    /// Runs `body` with the indentation of a standalone tag or block added, or none at all for an inline tag.
     private mutating func withIndentation(_ added: [UInt8]?, _ body: (inout Renderer) throws(MustacheError) -> Void) throws(MustacheError) {
         let outerIndentation = indentation
         if let added {
