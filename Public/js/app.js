@@ -167,7 +167,7 @@ document.addEventListener("click", async (event) => {
     if (dialog?.showModal) {
       event.preventDefault();
       dialog.showModal();
-      dialog.querySelector("input:not([type=hidden])")?.focus();
+      dialog.querySelector("input[name=name]")?.focus();
     }
     return;
   }

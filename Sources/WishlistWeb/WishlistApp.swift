@@ -48,6 +48,7 @@ public final class WishlistApp: Sendable {
         SearchPage(app: self).register(on: &router)
         NewTripPage(app: self).register(on: &router)  // before TripPage: /trips/new is not a trip id
         TripPage(app: self).register(on: &router)
+        PhotoRoutes(app: self).register(on: &router)
         APIRoutes(app: self).register(on: &router)
         live.register(on: &router)
         return router
@@ -77,7 +78,11 @@ public final class WishlistApp: Sendable {
     /// Renders HTTP errors raised anywhere below as the app's own error page, with the security
     /// headers even when the server refused the request before the middleware saw it.
     public func errorPage(status: HTTPStatus, message: String, request: Request?) -> Response {
-        SecurityHeaders().applied(to: pages.errorPage(status: status, message: message, request: request))
+        // Only a photo makes a form this large; the server's own limit adds room for the other fields.
+        let message = status == .payloadTooLarge
+            ? "That photo is too large. Photos can be up to \(configuration.maxPhotoBytes / (1024 * 1024)) MB."
+            : message
+        return SecurityHeaders().applied(to: pages.errorPage(status: status, message: message, request: request))
     }
 
     public func shutdown() {

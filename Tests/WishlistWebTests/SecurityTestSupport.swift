@@ -19,7 +19,7 @@ final class SecurityFixture {
     init(maxPhotoBytes: Int = 1024 * 1024) throws {
         directory = NSTemporaryDirectory() + "wishlist-security-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        store = try WishlistStore(path: directory + "/wishlist.sqlite")
+        store = try WishlistStore(path: directory + "/wishlist.sqlite", photoLimits: PhotoLimits(maxBytes: maxPhotoBytes))
         var configuration = WishlistApp.Configuration(resourcesDirectory: Self.packageRoot)
         configuration.maxPhotoBytes = maxPhotoBytes
         app = try WishlistApp(store: store, configuration: configuration)

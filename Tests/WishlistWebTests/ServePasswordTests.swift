@@ -14,54 +14,63 @@ import Testing
             : SecurityFixture.packageRoot.appendingPathComponent(".build/debug/wishlist")
     }()
 
-    /// A started `wishlist serve`, stopped with SIGTERM when released.
+    /// A started `wishlist serve`, stopped with SIGTERM when released. Its output goes to files,
+    /// not pipes: a pipe's write end inherited by another test's child would keep a read waiting.
     final class ServeProcess {
         let process = Process()
-        let output = Pipe()
-        let errors = Pipe()
-        let dataDirectory = NSTemporaryDirectory() + "wishlist-serve-" + UUID().uuidString
+        let folder = NSTemporaryDirectory() + "wishlist-serve-" + UUID().uuidString
+        var outputPath: String { folder + "/stdout" }
+        var errorPath: String { folder + "/stderr" }
 
         init(arguments: [String], environment: [String: String]) throws {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for path in [outputPath, errorPath] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
             process.executableURL = ServePasswordTests.executable
-            process.arguments = ["serve", "--port", "0", "--data-dir", dataDirectory,
+            process.arguments = ["serve", "--port", "0", "--data-dir", folder + "/data",
                                  "--resources", SecurityFixture.packageRoot.path] + arguments
             // Nothing inherited: a password in the test runner's environment must not leak in.
             process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
-            process.standardOutput = output
-            process.standardError = errors
+            process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+            process.standardError = FileHandle(forWritingAtPath: errorPath)
             try process.run()
         }
 
         deinit {
             if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-            process.waitUntilExit()
-            try? FileManager.default.removeItem(atPath: dataDirectory)
+            if !waitForExit() { kill(process.processIdentifier, SIGKILL) }
+            try? FileManager.default.removeItem(atPath: folder)
         }
 
-        /// The port from the ready line.
+        /// The port from the ready line (waiting up to 10 s for it).
         func readyPort() throws -> Int {
-            var text = ""
-            while !text.contains("\n") {
-                let chunk = output.fileHandleForReading.availableData
-                guard !chunk.isEmpty else { break }
-                text += String(decoding: chunk, as: UTF8.self)
+            let prefix = "Wishlist is ready at http://127.0.0.1:"
+            let deadline = ContinuousClock.now + .seconds(10)
+            var line: Substring?
+            while line == nil, ContinuousClock.now < deadline {
+                line = Self.contents(of: outputPath).split(separator: "\n").first { $0.hasPrefix(prefix) }
+                if line == nil { usleep(10_000) }
             }
-            let address = try #require(text.split(separator: "\n").first { $0.hasPrefix("Wishlist is ready at http://127.0.0.1:") },
-                                       "no ready line in \(text)")
-            return try #require(Int(address.split(separator: ":").last?.filter(\.isNumber) ?? ""))
+            let ready = try #require(line, "no ready line; stderr: \(Self.contents(of: errorPath))")
+            return try #require(Int(ready.dropFirst(prefix.count).filter(\.isNumber)))
         }
 
         /// Waits (up to 10 s) for the process to end; returns its status and what it wrote to stderr.
         func exit() -> (status: Int32, message: String) {
+            guard waitForExit() else {
+                Issue.record("wishlist serve is still running")
+                return (0, "")
+            }
+            return (process.terminationStatus, Self.contents(of: errorPath))
+        }
+
+        private func waitForExit() -> Bool {
             let deadline = ContinuousClock.now + .seconds(10)
             while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
-            if process.isRunning {
-                Issue.record("wishlist serve is still running")
-                kill(process.processIdentifier, SIGTERM)
-            }
-            process.waitUntilExit()
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            return (process.terminationStatus, message)
+            return !process.isRunning
+        }
+
+        private static func contents(of path: String) -> String {
+            (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         }
     }
 

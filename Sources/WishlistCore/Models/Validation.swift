@@ -1,6 +1,6 @@
 /// A value the user entered that cannot be saved, with a message they can act on.
 public struct ValidationError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The form field at fault: "name", "subtitle" or "collection".
+    /// The form field at fault: "name", "subtitle", "collection" or "photo".
     public let field: String
     public let message: String
 

@@ -20,7 +20,37 @@ enum Schema {
             try connection.execute(triggers)
             try insertGoals(connection)
         },
+        Migration(version: 2, name: "photos: thumbnail and display sizes, content version, HEIC renditions, shared images") { connection in
+            try connection.execute(photoColumns)
+        },
     ]
+
+    /// Photos (see `PhotoLibrary`). The sizes and the content version live on the trip row so
+    /// that every screen listing trips gets them without a join: `photo_version` (the start of the
+    /// image's content hash) makes the photo URLs content-versioned, the sizes fill the `<img>`
+    /// width/height. A TripImage row is shared by every trip showing the same picture (its file
+    /// is stored once, `file_name` is unique), so it goes when the last of them lets go of it.
+    static let photoColumns = """
+        ALTER TABLE Trip ADD COLUMN thumbnail_width INTEGER;
+        ALTER TABLE Trip ADD COLUMN thumbnail_height INTEGER;
+        ALTER TABLE Trip ADD COLUMN photo_version TEXT;
+        ALTER TABLE Trip ADD COLUMN photo_width INTEGER;
+        ALTER TABLE Trip ADD COLUMN photo_height INTEGER;
+        -- A JPEG browsers can show, stored beside an original they cannot (HEIC).
+        ALTER TABLE TripImage ADD COLUMN display_file_name TEXT;
+
+        DROP TRIGGER Trip_deleted;
+        CREATE TRIGGER Trip_deleted AFTER DELETE ON Trip BEGIN
+            INSERT INTO TripSearch(TripSearch, rowid, name_folded) VALUES ('delete', OLD.id, OLD.name_folded);
+            UPDATE Goal SET completed_count = completed_count - 1
+                WHERE OLD.is_complete AND (kind = 'trips' OR collection = OLD.collection);
+            DELETE FROM TripImage WHERE id = OLD.image_id AND NOT EXISTS (SELECT 1 FROM Trip WHERE image_id = OLD.image_id);
+        END;
+        CREATE TRIGGER Trip_image_replaced AFTER UPDATE OF image_id ON Trip
+            WHEN OLD.image_id IS NOT NULL AND OLD.image_id IS NOT NEW.image_id BEGIN
+            DELETE FROM TripImage WHERE id = OLD.image_id AND NOT EXISTS (SELECT 1 FROM Trip WHERE image_id = OLD.image_id);
+        END;
+        """
 
     static let tables = """
         CREATE TABLE TripImage (
