@@ -51,6 +51,7 @@ struct ListenPolicy {
 
     /// 127.0.0.0/8 and ::1 (also as an IPv4-mapped address): only this machine can connect.
     static func isLoopback(_ host: String) -> Bool {
+        if host.lowercased() == "localhost" { return true }
         var ipv4 = in_addr()
         if inet_pton(AF_INET, host, &ipv4) == 1 {
             return UInt32(bigEndian: ipv4.s_addr) >> 24 == 127
