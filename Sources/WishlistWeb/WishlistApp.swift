@@ -45,6 +45,7 @@ public final class WishlistApp: Sendable {
         NewTripPage(app: self).register(on: &router)  // before TripPage: /trips/new is not a trip id
         TripPage(app: self).register(on: &router)
         APIRoutes(app: self).register(on: &router)
+        HistoryRoutes(app: self).register(on: &router)
         live.register(on: &router)
         return router
     }
