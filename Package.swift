@@ -36,6 +36,9 @@ let package = Package(
                           exclude: ["run"]),
         .executableTarget(name: "thumbnail-bench", dependencies: ["Imaging", "CVips", "CMagic"],
                           path: "Benchmarks/thumbnail", exclude: ["README.md", "run"]),
+        .systemLibrary(name: "CEpoll", path: "Benchmarks/sse/CEpoll"),
+        .executableTarget(name: "sse-bench", dependencies: ["CEpoll"], path: "Benchmarks/sse",
+                          exclude: ["README.md", "run", "CEpoll"]),
 
         // One test target per library target.
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),

@@ -136,8 +136,7 @@ final class LiveUpdates: Sendable {
 
     private func send(_ fragment: Fragment, token: Int64, to streams: [EventStream]) {
         guard let data = try? String(decoding: JSONEncoder().encode(fragment), as: UTF8.self) else { return }
-        let event = ServerSentEvent(id: String(token), event: "fragment", data: data)
-        streams.forEach { $0.send(event) }
+        EventStream.broadcast(ServerSentEvent(id: String(token), event: "fragment", data: data), to: streams)
     }
 
     private func changed(_ tables: Set<String>, after token: Int64) throws -> Bool {
