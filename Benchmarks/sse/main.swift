@@ -275,6 +275,7 @@ let threads = serverStatus("Threads")
 var fanOut: [Double] = []
 var allDeliveries: [Double] = []
 var loadedCommits: [Double] = []
+let ticksBeforeCommits = serverCPUTicks()
 for _ in 1...commitCount {
     let (post, deliveries) = timeCommit()
     fanOut.append(deliveries.max() ?? 0)
@@ -282,6 +283,7 @@ for _ in 1...commitCount {
     loadedCommits.append(post)
     usleep(100_000)
 }
+let cpuPerCommit = Double(serverCPUTicks() - ticksBeforeCommits) / Double(sysconf(Int32(_SC_CLK_TCK))) / Double(commitCount) * 1000
 
 print("""
     | \(clientCount) idle SSE streams (topics=goals-achieved), loopback | |
@@ -297,4 +299,5 @@ print("""
     | POST round trip, \(clientCount) subscribers | \(format(percentile(loadedCommits, 0.5))) | \(format(percentile(loadedCommits, 0.99))) |
     | commit → last of \(clientCount) streams has the fragment | \(format(percentile(fanOut, 0.5))) | \(format(percentile(fanOut, 0.99))) |
     | commit → each stream has it (\(allDeliveries.count) deliveries) | \(format(percentile(allDeliveries, 0.5))) | \(format(percentile(allDeliveries, 0.99))) |
+    | server CPU time per commit with \(clientCount) subscribers (mean) | \(format(cpuPerCommit)) | |
     """)

@@ -1,9 +1,15 @@
-"""Live updates across windows: server-sent events swap fragments without a reload."""
+"""Live updates across windows: server-sent events swap fragments without a reload; the
+history feed's documented example keeps a mirror in step."""
+
+import json
+import re
+import subprocess
+import sys
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import wait_until
+from conftest import ROOT, wait_until
 from test_screens import activity_names, carousel_names, check, open_trip, remaining_text
 
 
@@ -63,3 +69,31 @@ def test_trip_page_in_two_windows_stays_in_step(server, browser, second_browser)
     Select(first.find_element(By.ID, "activity-sort")).select_by_visible_text("Completed")
     wait_until(second, lambda d: activity_names(d)[0] == "Take a tour to hunt the lights!")
     assert not_reloaded(second)
+
+
+def mirrored_trips(path):
+    try:
+        return json.loads(path.read_text())["trips"]
+    except (OSError, ValueError):  # not written yet
+        return {}
+
+
+def test_history_feed_example_mirrors_trips(server, browser, tmp_path):
+    """Runs the Python example of docs/HISTORY-FEED.md, as printed there, against the server."""
+    doc = (ROOT / "docs" / "HISTORY-FEED.md").read_text()
+    (tmp_path / "mirror_trips.py").write_text(re.search(r"```python\n(.*?)```", doc, re.S).group(1))
+    mirror = subprocess.Popen([sys.executable, "mirror_trips.py", server.url], cwd=tmp_path,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        file = tmp_path / "trips.json"
+        wait_until(browser, lambda d: len(mirrored_trips(file)) == 12)
+        surf = lambda: [t for t in mirrored_trips(file).values() if t["name"] == "Surf Steamer Lane"]
+        assert [t["completedActivityCount"] for t in surf()] == [0]
+
+        open_trip(browser, server, "Surf Steamer Lane")
+        check(browser, "Surf at Pleasure Point")
+        wait_until(browser, lambda d: [t["completedActivityCount"] for t in surf()] == [1])
+        assert mirror.poll() is None, mirror.stdout.read().decode()
+    finally:
+        mirror.kill()
+        mirror.wait()
