@@ -5,7 +5,7 @@
 // One thread and one epoll set hold every stream, so the client adds little to what it measures.
 // Each commit is an HTTP POST check-off of the 10th seeded activity, toggled, which moves the
 // "10 Activities" badge and so sends one `goals-achieved` fragment to every stream.
-import CEpoll
+import CLinuxExtras
 import Foundation
 import Glibc
 
@@ -108,23 +108,32 @@ let csrfToken = cookieLine.dropFirst(cookiePrefix.count).prefix { $0 != ";" }
 
 // MARK: Streams
 
-/// Counts complete occurrences of a marker in a byte stream that arrives in pieces.
+/// Counts occurrences of a marker in a byte stream that arrives in pieces (memmem: the client
+/// must stay cheap beside the server it measures).
 struct MarkerCounter {
     static let fragment = Array("event: fragment\n".utf8)
     static let ready = Array("event: ready\n".utf8)
     let marker: [UInt8]
-    var matched = 0
+    /// The end of the previous piece, in case a marker straddles two reads.
+    var tail: [UInt8] = []
     var count = 0
 
-    mutating func scan(_ bytes: UnsafeRawBufferPointer) {
-        for byte in bytes {
-            // Markers start a line and contain no newline, so a mismatch can restart from scratch.
-            if byte == marker[matched] {
-                matched += 1
-                if matched == marker.count { count += 1; matched = 0 }
-            } else {
-                matched = byte == marker[0] ? 1 : 0
+    mutating func scan(_ piece: UnsafeRawBufferPointer) {
+        let bytes = tail + piece
+        count += bytes.withUnsafeBytes { occurrences(in: $0) }
+        tail = Array(bytes.suffix(marker.count - 1))
+    }
+
+    private func occurrences(in buffer: UnsafeRawBufferPointer) -> Int {
+        guard let start = buffer.baseAddress else { return 0 }
+        return marker.withUnsafeBytes { marker -> Int in
+            var found = 0
+            var offset = 0
+            while let match = memmem(start + offset, buffer.count - offset, marker.baseAddress!, marker.count) {
+                found += 1
+                offset = start.distance(to: UnsafeRawPointer(match)) + marker.count
             }
+            return found
         }
     }
 }
