@@ -67,8 +67,11 @@ def test_trip_page_in_two_windows_stays_in_step(server, browser, second_browser)
     open_trip(second, server, "Hunting Auroras")
     live_connected(second)
     mark_page(second)
+    keyboard_place = "Walk behind the Seljalandsfoss waterfall"
+    second.find_element(By.CSS_SELECTOR, f"button.check[aria-label='{keyboard_place}']").send_keys("")  # focuses it
     check(first, "Take a tour to hunt the lights!")
     wait_until(second, lambda d: remaining_text(d) == "2 remaining activities")
+    assert second.switch_to.active_element.get_attribute("aria-label") == keyboard_place
     wait_until(second, lambda d: "33%" in d.find_element(By.CSS_SELECTOR, ".hero-progress-value").text)
     Select(first.find_element(By.ID, "activity-sort")).select_by_visible_text("Completed")
     wait_until(second, lambda d: activity_names(d)[0] == "Take a tour to hunt the lights!")
@@ -102,6 +105,20 @@ def test_a_dropped_stream_says_reconnecting_and_catches_up_when_it_returns(serve
     wait_until(browser, lambda d: "10 Activities" in achieved_names(d), timeout=10)
     wait_until(browser, lambda d: not d.find_element(By.ID, "live-status").is_displayed())
     assert not_reloaded(browser)
+
+
+def test_text_being_typed_survives_a_live_update_of_its_list(server, browser, second_browser):
+    viewer, editor = browser, second_browser
+    open_trip(viewer, server, "Hunting Auroras")
+    editor.get(viewer.current_url + "?edit=1")
+    live_connected(editor)
+    field = editor.find_element(By.CSS_SELECTOR, "input[name=name][value='Walk behind the Seljalandsfoss waterfall']")
+    field.send_keys(" at dusk")
+    check(viewer, "Take a tour to hunt the lights!")
+    wait_until(editor, lambda d: remaining_text(d) == "2 remaining activities")
+    focused = editor.switch_to.active_element
+    assert focused.get_attribute("value") == "Walk behind the Seljalandsfoss waterfall at dusk"
+    assert focused.get_attribute("name") == "name"
 
 
 def mirrored_trips(path):
