@@ -22,8 +22,8 @@ struct HistoryRoutes {
 
     func page(_ request: Request) throws -> Response {
         let filter = try HistoryFilter(request)
-        let limit = try HistoryFilter.integer(request.query["limit"], name: "limit", default: Self.defaultPageSize,
-                                              range: 1...Self.maxPageSize)
+        let limit = try APIRoutes.boundedInteger(request.query["limit"], name: "limit", default: Self.defaultPageSize,
+                                                 range: 1...Self.maxPageSize)
         // The newest token is read first: every transaction up to it is then in the fetch below,
         // so a commit landing in between is never skipped by a client that continues from it.
         let newest = try app.store.database.latestHistoryToken()
@@ -80,14 +80,6 @@ struct HistoryFilter: Sendable {
     static func token(_ text: String, name: String) throws -> Int64 {
         guard let value = Int64(text), value >= 0 else {
             throw HTTPError(.badRequest, "\(name) must be a history token: a whole number from 0 (the beginning).")
-        }
-        return value
-    }
-
-    static func integer(_ text: String?, name: String, default defaultValue: Int, range: ClosedRange<Int>) throws -> Int {
-        guard let text else { return defaultValue }
-        guard let value = Int(text), range.contains(value) else {
-            throw HTTPError(.badRequest, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound).")
         }
         return value
     }
