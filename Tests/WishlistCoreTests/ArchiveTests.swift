@@ -38,6 +38,13 @@ import Testing
         #expect(try target.store.upcomingGoals().map(\.completedCount) == source.store.upcomingGoals().map(\.completedCount))
         #expect(try target.store.activitySortOrder() == .completed)
         #expect(try target.store.search("cafe").trips.map(\.subtitle) == ["Lisbon, \"slowly\""])
+
+        // The rules keep working after the bulk load.
+        let importedTrip = try #require(try target.store.search("cafe").trips.first)
+        try target.store.addActivity(tripID: importedTrip.id, name: "Bica at the counter")
+        #expect(try target.store.trip(id: importedTrip.id)?.isComplete == false)
+        #expect(try target.store.search("bica").activities.map(\.tripName) == ["Café Crawl"])
+        #expect(try target.goal("trips-1").completedCount == source.goal("trips-1").completedCount - 1)
     }
 
     @Test func aMalformedArchiveNamesItsFirstProblemAndChangesNothing() throws {

@@ -25,6 +25,7 @@ public struct ArchiveError: Error, Hashable, Sendable, CustomStringConvertible {
 /// Export and import of the whole wishlist as one JSON document (docs/EXPORT-FORMAT.md).
 public struct Backup: Sendable {
     public static let importAuthor = "import"
+    static let importCacheKilobytes = 512 * 1024
     let store: WishlistStore
 
     public init(store: WishlistStore) {
@@ -59,27 +60,16 @@ public struct Backup: Sendable {
         let archive = try Self.read(url)
         let total = archive.trips.reduce(0) { $0 + 1 + $1.activities.count }
         return try store.database.write(author: Self.importAuthor) { connection in
-            try connection.execute("DELETE FROM Activity; DELETE FROM Trip; DELETE FROM TripImage")
-            let importTime = Date.nowToTheMillisecond
-            var done = 0
-            var nextReport = 0
-            for trip in archive.trips {
-                if done >= nextReport {
-                    progress(ArchiveProgress(itemsDone: done, itemsTotal: total))
-                    nextReport = done + 10_000
-                }
-                let creationDate = trip.creationDate ?? importTime
-                let tripID = try Rows.insertTrip(name: trip.name, subtitle: trip.subtitle, collection: trip.collection,
-                                                 creationDate: creationDate, on: connection)
-                for activity in trip.activities {
-                    let dateCreated = activity.dateCreated ?? creationDate
-                    _ = try Rows.insertActivity(tripID: tripID, name: activity.name, isComplete: activity.isComplete,
-                                                dateCreated: dateCreated, dateEdited: activity.dateEdited ?? dateCreated,
-                                                on: connection)
-                }
-                done += 1 + trip.activities.count
+            // The indexes of a large import outgrow SQLite's default 2 MB page cache; pages that
+            // spill must then be found again in the WAL, which slows each insert as it grows.
+            let cacheSize = try connection.fetchScalar(Int.self, "PRAGMA cache_size") ?? -2000
+            try connection.execute("PRAGMA cache_size = -\(Self.importCacheKilobytes)")
+            defer { try? connection.execute("PRAGMA cache_size = \(cacheSize)") }
+            try Schema.withoutTriggers(on: connection) {
+                try connection.execute("DELETE FROM Activity; DELETE FROM Trip; DELETE FROM TripImage; UPDATE Goal SET date_achieved = NULL")
+                try insert(archive.trips, on: connection, progress: progress)
             }
-            // Progress was recomputed by the triggers; achievement dates are history worth keeping.
+            // Achievement dates are history worth keeping, for goals the import leaves achieved.
             for goal in archive.goals ?? [] {
                 guard let dateAchieved = goal.dateAchieved else { continue }
                 try connection.execute("UPDATE Goal SET date_achieved = ? WHERE badge = ? AND is_achieved", [dateAchieved, goal.badge])
@@ -90,6 +80,29 @@ public struct Backup: Sendable {
             try Preferences.set(.seeded, to: "true", on: connection)
             progress(ArchiveProgress(itemsDone: total, itemsTotal: total))
             return ImportSummary(trips: archive.trips.count, activities: total - archive.trips.count)
+        }
+    }
+
+    private func insert(_ trips: [ArchiveTrip], on connection: Connection, progress: (ArchiveProgress) -> Void) throws {
+        let total = trips.reduce(0) { $0 + 1 + $1.activities.count }
+        let importTime = Date.nowToTheMillisecond
+        var done = 0
+        var nextReport = 0
+        for trip in trips {
+            if done >= nextReport {
+                progress(ArchiveProgress(itemsDone: done, itemsTotal: total))
+                nextReport = done + 10_000
+            }
+            let creationDate = trip.creationDate ?? importTime
+            let tripID = try Rows.insertTrip(name: trip.name, subtitle: trip.subtitle, collection: trip.collection,
+                                             creationDate: creationDate, on: connection)
+            for activity in trip.activities {
+                let dateCreated = activity.dateCreated ?? creationDate
+                _ = try Rows.insertActivity(tripID: tripID, name: activity.name, isComplete: activity.isComplete,
+                                            dateCreated: dateCreated, dateEdited: activity.dateEdited ?? dateCreated,
+                                            on: connection)
+            }
+            done += 1 + trip.activities.count
         }
     }
 
