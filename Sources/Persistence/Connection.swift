@@ -85,7 +85,7 @@ public final class Connection {
     func cachedStatement(_ sql: String) throws -> Statement {
         if let statement = statementCache[sql] { return statement }
         let statement = try prepare(sql)
-        statementCache[sql] = statement
+        cache(statement)
         return statement
     }
 
@@ -93,8 +93,17 @@ public final class Connection {
         if let statement = statementCache[sql] { return statement }
         let (statement, tail) = try prepareFirst(sql)
         guard tail.allSatisfy(\.isWhitespace) else { return nil }
-        statementCache[sql] = statement
+        cache(statement)
         return statement
+    }
+
+    /// Generated SQL (IN lists of varying length) could grow the cache without end; past the bound
+    /// it starts over, which costs only re-preparing the statements in use.
+    private static let statementCacheLimit = 256
+
+    private func cache(_ statement: Statement) {
+        if statementCache.count >= Connection.statementCacheLimit { statementCache.removeAll() }
+        statementCache[statement.sql] = statement
     }
 
     /// Prepares the first statement of `sql` and returns it with the SQL that follows it.

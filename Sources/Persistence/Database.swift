@@ -11,6 +11,8 @@ public final class Database: Sendable {
     private let changeTracker = ChangeTracker()
     let notifier = CommitNotifier()
     private let externalChangeWatcher = Mutex<ExternalChangeWatcher?>(nil)
+    /// The thread inside `write`, to stop a nested write with a message instead of a deadlock.
+    private let writingThread = Atomic<UInt>(0)
 
     /// Opens (creating if needed) the file at `path` and applies the pending `migrations`.
     /// Throws `MigrationError.schemaTooNew`, leaving the file untouched, when it comes from a newer build.
@@ -55,14 +57,20 @@ public final class Database: Sendable {
     /// Runs `body` in one IMMEDIATE transaction on the single writer (writes are serialized).
     /// Commits when it returns, rolls back everything when it throws or when COMMIT fails.
     /// The changed rows are recorded in the history under `author` in the same transaction;
-    /// observers hear of the commit afterwards, on another thread. Do not nest writes.
+    /// observers hear of the commit afterwards, on another thread.
+    /// Writes do not nest; a `read` inside `body` uses another connection and does not see the
+    /// uncommitted changes, so query through `body`'s connection instead.
     public func write<T>(author: String, _ body: (Connection) throws -> T) throws -> T {
-        try writer.withConnection { connection in
+        precondition(writingThread.load(ordering: .relaxed) != UInt(pthread_self()),
+                     "write(author:) was called inside another write on the same thread: writes do not nest")
+        return try writer.withConnection { connection in
+            writingThread.store(UInt(pthread_self()), ordering: .relaxed)
             changeTracker.reset()
             changeTracker.isCollecting = true
             defer {
                 changeTracker.isCollecting = false
                 changeTracker.reset()
+                writingThread.store(0, ordering: .relaxed)
             }
             var recorded: (token: Int64, tables: Set<String>)?
             let result = try connection.inTransaction("BEGIN IMMEDIATE") {

@@ -57,9 +57,18 @@ final class SubscriberList<Argument: Sendable>: Sendable {
         }
     }
 
-    /// Calls every callback outside the lock, in subscription order, so a callback may unsubscribe.
-    func send(_ argument: Argument) {
-        let callbacks = state.withLock { $0.callbacks.sorted { $0.key < $1.key }.map(\.value) }
+    /// The mark of the newest subscription, for `send(_:subscribedUpTo:)`.
+    var latestSubscription: Int {
+        state.withLock(\.nextID)
+    }
+
+    /// Calls the callbacks outside the lock, in subscription order, so a callback may unsubscribe.
+    /// With `subscribedUpTo`, only those subscribed by then are called: an event delivered later
+    /// (through a queue) never reaches a subscriber that came after it happened.
+    func send(_ argument: Argument, subscribedUpTo latest: Int = .max) {
+        let callbacks = state.withLock { state in
+            state.callbacks.filter { $0.key <= latest }.sorted { $0.key < $1.key }.map(\.value)
+        }
         for callback in callbacks { callback(argument) }
     }
 }
@@ -70,7 +79,8 @@ final class CommitNotifier: Sendable {
     let subscribers = SubscriberList<DatabaseCommit>()
 
     func post(_ commit: DatabaseCommit) {
-        queue.async { [subscribers] in subscribers.send(commit) }
+        let latest = subscribers.latestSubscription
+        queue.async { [subscribers] in subscribers.send(commit, subscribedUpTo: latest) }
     }
 }
 

@@ -1,5 +1,5 @@
 /// One result row: column names and their values, detached from the statement that read it.
-public struct Row: Sendable {
+public struct Row: Sendable, Hashable {
     public let columnNames: [String]
     public let values: [DatabaseValue]
 

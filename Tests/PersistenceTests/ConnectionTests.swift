@@ -83,4 +83,28 @@ import Testing
         #expect(constraint.description.contains("FOREIGN KEY constraint failed"))
         #expect(constraint.sql?.contains("INSERT INTO item") == true)
     }
+
+    private enum Size: String, DatabaseValueConvertible { case small, large }
+
+    @Test func runsScriptsPreparedStatementsAndManyDistinctQueries() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("script.sqlite"), migrations: [
+            Migration(version: 1, name: "two tables in one script") { db in
+                try db.execute("CREATE TABLE a(id INTEGER PRIMARY KEY, size TEXT); CREATE TABLE b(id INTEGER PRIMARY KEY);")
+            },
+        ])
+        try database.write(author: "test") { db throws in
+            let insert = try db.prepare("INSERT INTO a(size) VALUES (?)")
+            for size in [Size.small, .large, .large] { try insert.execute([size]) }
+            #expect(throws: DatabaseError.self) { try db.prepare("SELECT 1; SELECT 2") }
+        }
+        try database.read { db throws in
+            #expect(try db.fetchAll("SELECT size FROM a ORDER BY id").map { $0["size"] as Size } == [.small, .large, .large])
+            // More distinct statements than the cache holds, each still answered correctly.
+            for value in 0..<300 {
+                #expect(try db.fetchScalar(Int.self, "SELECT \(value) + ?", [1]) == value + 1)
+            }
+            #expect(try db.fetchScalar(Int.self, "SELECT count(*) FROM b") == 0)
+        }
+    }
 }

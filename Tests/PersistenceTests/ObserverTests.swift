@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+@testable import Persistence
+
+@Suite struct ObserverTests {
+    private func makeDatabase(_ directory: TemporaryDirectory, name: String = "observed.sqlite") throws -> Database {
+        let database = try Database(path: directory.path(name), migrations: TestSchema.all)
+        try database.write(author: "setup") { db in try db.execute("INSERT INTO list(id, name) VALUES (1, 'A')") }
+        return database
+    }
+
+    @Test func resultsObserverFiresOnlyWhenItsResultChanges() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try makeDatabase(directory)
+        let openCount = try ResultsObserver(database: database, tables: ["item"]) { db in
+            try db.fetchScalar(Int.self, "SELECT count(*) FROM item WHERE done = 0") ?? 0
+        }
+        #expect(openCount.value == 0)
+        let received = SharedState<[(Int, Int64)]>([])
+        let subscription = openCount.subscribe { value, token in received.withLock { $0.append((value, token)) } }
+
+        try database.write(author: "test") { db in try db.execute("INSERT INTO item(id, list_id, title) VALUES (1, 1, 'x')") }
+        #expect(await eventually { received.withLock(\.count) == 1 })
+        #expect(received.withLock { $0.first?.0 } == 1)
+        #expect(try received.withLock { $0.first?.1 } == database.latestHistoryToken())
+
+        // An unrelated table, and a change to the table that leaves the result equal: no call.
+        try database.write(author: "test") { db in try db.execute("UPDATE list SET name = 'B'") }
+        try database.write(author: "test") { db in try db.execute("UPDATE item SET title = 'renamed'") }
+        try database.write(author: "test") { db in try db.execute("UPDATE item SET done = 1") }
+        #expect(await eventually { received.withLock(\.count) == 2 })
+        #expect(received.withLock { $0.map(\.0) } == [1, 0])
+        #expect(openCount.value == 0)
+        // Everything was delivered once the notification queue has drained.
+        database.notifier.queue.sync {}
+        #expect(received.withLock(\.count) == 2)
+
+        subscription.cancel()
+        try database.write(author: "test") { db in try db.execute("UPDATE item SET done = 0") }
+        database.notifier.queue.sync {}
+        #expect(received.withLock(\.count) == 2)
+        #expect(openCount.value == 1)
+    }
+
+    @Test func notificationsComeAfterCommitFromAnotherThread() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try makeDatabase(directory)
+        let seen = SharedState<[String]>([])
+        let observerThread = SharedState<pthread_t?>(nil)
+        let subscription = database.observeCommits { commit in
+            observerThread.withLock { $0 = pthread_self() }
+            // Read on a reader: only committed data is visible there.
+            let name = try? database.read { db in try db.fetchScalar(String.self, "SELECT name FROM list WHERE id = 1") }
+            seen.withLock { $0.append("\(commit.tables.sorted()):\(name ?? "?")") }
+        }
+        let writerThread = pthread_self()
+        try database.write(author: "test") { db in try db.execute("UPDATE list SET name = 'committed' WHERE id = 1") }
+        #expect(await eventually { seen.withLock(\.count) == 1 })
+        #expect(seen.withLock { $0 } == ["[\"list\"]:committed"])
+        let notifiedOn = try #require(observerThread.withLock { $0 })
+        #expect(pthread_equal(notifiedOn, writerThread) == 0)
+        withExtendedLifetime(subscription) {}
+    }
+
+    @Test func descriptorObserverDeliversRecordsAndSections() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try makeDatabase(directory)
+        try database.write(author: "test") { db throws in
+            try db.execute("INSERT INTO list(id, name) VALUES (2, 'B')")
+            try db.execute("INSERT INTO item(list_id, title, done) VALUES (1, 'b', 0), (2, 'a', 0), (1, 'c', 1), (1, 'a', 0)")
+        }
+        let open = FetchDescriptor(table: "item", predicate: "done = ?", arguments: [false], orderBy: "title", limit: 10)
+        let flat = try ResultsObserver<[Item]>(database: database, descriptor: open)
+        #expect(flat.value.map(\.title) == ["a", "a", "b"])
+
+        var byList = open
+        byList.sectionKey = "list_id"
+        let sectioned = try ResultsObserver<[RecordSection<Item>]>(database: database, sectionedDescriptor: byList)
+        #expect(sectioned.value.map(\.key) == [.integer(1), .integer(2)])
+        #expect(sectioned.value.map { $0.records.map(\.title) } == [["a", "b"], ["a"]])
+
+        try database.write(author: "test") { db in try db.execute("UPDATE item SET done = 1 WHERE list_id = 2") }
+        #expect(await eventually { sectioned.value.count == 1 && flat.value.count == 2 })
+    }
+
+    @Test func historyObserverCountsMatchingTransactions() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try makeDatabase(directory)
+        let itemsByAlice = try HistoryObserver(database: database, authors: ["alice"], entities: ["item"])
+        let everything = try HistoryObserver(database: database)
+        let events = SharedState<[Int]>([])
+        let subscription = itemsByAlice.subscribe { count, _ in events.withLock { $0.append(count) } }
+
+        try database.write(author: "alice") { db in try db.execute("INSERT INTO item(list_id, title) VALUES (1, 'x')") }
+        try database.write(author: "bob") { db in try db.execute("INSERT INTO item(list_id, title) VALUES (1, 'y')") }
+        try database.write(author: "alice") { db in try db.execute("UPDATE list SET name = 'renamed'") }
+        try database.write(author: "alice") { db in try db.execute("UPDATE item SET done = 1") }
+        try database.write(author: "alice") { db in try db.execute("UPDATE item SET done = 1 WHERE id = 999") }
+
+        #expect(await eventually { everything.eventCount == 4 })
+        database.notifier.queue.sync {}
+        #expect(itemsByAlice.eventCount == 2)
+        #expect(events.withLock { $0 } == [1, 2])
+        withExtendedLifetime(subscription) {}
+    }
+
+    @Test func commitsOfAnotherConnectionAreNoticedByTheWatcher() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try makeDatabase(directory, name: "shared.sqlite")
+        database.startWatchingExternalChanges(interval: .milliseconds(20))
+        let names = try ResultsObserver(database: database, tables: ["list"]) { db in
+            try db.fetchAll("SELECT name FROM list ORDER BY id").map { $0["name"] as String }
+        }
+        let ownCommits = SharedState<[DatabaseCommit]>([])
+        let subscription = database.observeCommits { commit in ownCommits.withLock { $0.append(commit) } }
+        // Our own writes are never reported as external.
+        try database.write(author: "here") { db in try db.execute("INSERT INTO list(id, name) VALUES (2, 'B')") }
+        try await Task.sleep(for: .milliseconds(100))
+        database.notifier.queue.sync {}
+        #expect(ownCommits.withLock { $0.map(\.isExternal) } == [false])
+
+        // Another Database on the same file stands in for another process.
+        let otherProcess = try Database(path: directory.path("shared.sqlite"), migrations: TestSchema.all)
+        try otherProcess.write(author: "elsewhere") { db in try db.execute("INSERT INTO list(id, name) VALUES (3, 'C')") }
+        #expect(await eventually { names.value == ["A", "B", "C"] })
+        let external = ownCommits.withLock { $0.last }
+        #expect(external?.isExternal == true)
+        #expect(try external?.token == otherProcess.latestHistoryToken())
+        withExtendedLifetime(subscription) {}
+        otherProcess.close()
+        database.close()
+    }
+}
