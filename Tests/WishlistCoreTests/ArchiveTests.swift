@@ -148,3 +148,22 @@ import Testing
         #expect(try test.store.search("krakow").trips.allSatisfy { $0.name.hasPrefix("Kraków") })
     }
 }
+
+@Suite struct ArchiveDocumentationTests {
+    /// The example in docs/EXPORT-FORMAT.md must stay an archive the app imports.
+    @Test func theDocumentedExampleImports() throws {
+        let documentation = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/EXPORT-FORMAT.md")
+        let text = try String(contentsOf: documentation, encoding: .utf8)
+        let example = try #require(text.firstMatch(of: /```json\n(?<json>(?s).*?)```/)?.output.json)
+        let test = try TestStore()
+        let url = URL(fileURLWithPath: test.directory.path + "/example.json")
+        try Data(example.utf8).write(to: url)
+        #expect(try Backup(store: test.store).import(from: url) == ImportSummary(trips: 2, activities: 2))
+        let cali = try #require(try test.store.trips(in: .springEscapes).first)
+        #expect(cali.name == "Cali Coastal Trails" && cali.completedActivityCount == 1)
+        #expect(try test.goal("activities-1").dateAchieved == ArchiveDate.date(from: "2026-11-29T13:31:12.410Z"))
+        #expect(try test.store.trips(in: .summerVibes).first?.subtitle == "Santa Cruz")
+    }
+}
