@@ -45,7 +45,7 @@ struct SubstringSearch {
     static let activities = SubstringSearch(table: "Activity", searchTable: "ActivitySearch",
                                             join: "JOIN Trip ON Trip.id = Activity.trip_id")
 
-    static let matchPool = 1000
+    static let matchPool = 500
 
     func rows(selecting columns: String, containing needle: String, limit: Int, on connection: Connection) throws -> [Row] {
         let ordering = "ORDER BY \(table).name_folded, \(table).name, \(table).id LIMIT ?"
