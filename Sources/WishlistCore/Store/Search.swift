@@ -1,3 +1,4 @@
+import Foundation
 import Persistence
 
 extension WishlistQuery where Value == SearchResults {
