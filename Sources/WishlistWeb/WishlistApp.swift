@@ -50,6 +50,7 @@ public final class WishlistApp: Sendable {
         TripPage(app: self).register(on: &router)
         PhotoRoutes(app: self).register(on: &router)
         APIRoutes(app: self).register(on: &router)
+        HistoryRoutes(app: self).register(on: &router)
         live.register(on: &router)
         return router
     }

@@ -107,7 +107,7 @@ def second_browser():
 
 
 def wait_until(driver, condition, timeout=5):
-    # Live updates and in-place forms replace elements; a reference caught mid-swap is retried.
+    # A live page replaces elements at any moment: one read mid-swap is retried, not a failure.
     return WebDriverWait(driver, timeout, poll_frequency=0.05,
                          ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition(d))
 
