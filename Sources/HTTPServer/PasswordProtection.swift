@@ -10,6 +10,9 @@ public struct PasswordProtection: Middleware {
         public var logoutPath = "/logout"
         /// Where a successful login goes.
         public var homePath = "/"
+        /// Cookies are shared by every port of a host: a name of its own keeps another local
+        /// app's `session` cookie from replacing this one.
+        public var sessionCookieName = "session"
         public var sessionLifetime: Duration = .seconds(12 * 60 * 60)
         public var maxSessions = 1_000
         /// Wrong passwords allowed per client address within `wrongAttemptWindow`.
@@ -30,7 +33,6 @@ public struct PasswordProtection: Middleware {
 
     public typealias LoginPage = @Sendable (LoginPrompt, Request) throws -> Response
 
-    public static let sessionCookieName = "session"
     public static let passwordFieldName = "password"
     public static let wrongPasswordMessage = "That password isn’t right."
 
@@ -52,7 +54,7 @@ public struct PasswordProtection: Middleware {
     }
 
     public func respond(to request: Request, next: Handler) throws -> Response {
-        let session = request.cookies[Self.sessionCookieName].flatMap { sessions.isValid($0) ? $0 : nil }
+        let session = request.cookies[options.sessionCookieName].flatMap { sessions.isValid($0) ? $0 : nil }
         if request.path == options.loginPath { return try login(request, isSignedIn: session != nil) }
         if request.path == options.logoutPath, request.method == .post { return logout(session) }
         if session != nil { return try next(request) }
@@ -96,7 +98,7 @@ public struct PasswordProtection: Middleware {
     }
 
     private func sessionCookie(_ value: String, maxAge: Int64) -> Cookie {
-        Cookie(name: Self.sessionCookieName, value: value, maxAge: Int(maxAge), httpOnly: true, sameSite: .strict)
+        Cookie(name: options.sessionCookieName, value: value, maxAge: Int(maxAge), httpOnly: true, sameSite: .strict)
     }
 
     private func prompt(_ status: HTTPStatus, _ message: String?, _ request: Request) throws -> Response {

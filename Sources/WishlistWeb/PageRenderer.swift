@@ -25,8 +25,8 @@ enum Tab: String, CaseIterable, Sendable {
 /// Renders screens inside the layout: adds what every page needs (tabs, CSRF token, live topics).
 struct PageRenderer: Sendable {
     let templates: TemplateLibrary
-    /// The server has a password, so signed-in pages offer to sign out.
-    var offersSignOut = false
+    /// The session cookie when the server has a password: pages signed in with it offer to sign out.
+    var sessionCookieName: String?
 
     func page(
         _ template: String, for request: Request, tab: Tab?, live: LiveSubscription? = nil,
@@ -34,7 +34,7 @@ struct PageRenderer: Sendable {
     ) throws -> Response {
         var context = context
         context["csrfToken"] = .string(request.csrfToken ?? "")
-        context["canSignOut"] = .bool(offersSignOut && request.cookies[PasswordProtection.sessionCookieName] != nil)
+        context["canSignOut"] = .bool(sessionCookieName.map { request.cookies[$0] != nil } ?? false)
         context["tabs"] = .array(Tab.allCases.map { item in
             ["id": .string(item.rawValue), "label": .string(item.label), "href": .string(item.href), "current": .bool(item == tab)]
         })

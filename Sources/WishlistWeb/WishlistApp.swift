@@ -21,6 +21,7 @@ public final class WishlistApp: Sendable {
 
         public init(resourcesDirectory: URL) {
             self.resourcesDirectory = resourcesDirectory
+            passwordOptions.sessionCookieName = "wishlist_session"
         }
     }
 
@@ -35,7 +36,8 @@ public final class WishlistApp: Sendable {
         let templates = try TemplateLibrary(
             directory: configuration.resourcesDirectory.appendingPathComponent("Templates"),
             reload: configuration.reloadTemplates)
-        self.pages = PageRenderer(templates: templates, offersSignOut: configuration.password != nil)
+        self.pages = PageRenderer(templates: templates,
+                                  sessionCookieName: configuration.password == nil ? nil : configuration.passwordOptions.sessionCookieName)
         self.live = try LiveUpdates(store: store, pages: pages)
     }
 

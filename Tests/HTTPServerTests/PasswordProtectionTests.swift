@@ -67,7 +67,7 @@ import Testing
             #expect(reply.status == 303 && reply.header("Location") == "/")
             let cookie = try #require(reply.headers.first { $0.0 == "Set-Cookie" && $0.1.hasPrefix("session=") }?.1)
             #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Max-Age=43200"))
-            let session = try #require(visitor.cookies[PasswordProtection.sessionCookieName])
+            let session = try #require(visitor.cookies["session"])
             #expect(session.count == 64)
             #expect(try visitor.send("GET", "/page").text == Self.secret)
             // Signed in, the login page leads home.
@@ -82,9 +82,9 @@ import Testing
                 let reply = try visitor.logIn(with: guess)
                 #expect(reply.status == 403)
                 #expect(reply.text.contains(PasswordProtection.wrongPasswordMessage))
-                #expect(visitor.cookies[PasswordProtection.sessionCookieName] == nil)
+                #expect(visitor.cookies["session"] == nil)
             }
-            visitor.cookies[PasswordProtection.sessionCookieName] = String(repeating: "ab", count: 32)
+            visitor.cookies["session"] = String(repeating: "ab", count: 32)
             #expect(try visitor.send("GET", "/page").status == 401)
         }
     }
@@ -95,7 +95,7 @@ import Testing
             _ = try visitor.send("GET", "/login")
             let reply = try visitor.send("POST", "/login", form: "password=\(Self.password.replacingOccurrences(of: " ", with: "+"))")
             #expect(reply.status == 403)
-            #expect(visitor.cookies[PasswordProtection.sessionCookieName] == nil)
+            #expect(visitor.cookies["session"] == nil)
         }
     }
 
@@ -111,7 +111,7 @@ import Testing
                 let retryAfter = try #require(refused.header("Retry-After").flatMap(Int.init))
                 #expect((1...60).contains(retryAfter))
                 #expect(refused.text.contains("Too many wrong passwords. Try again in \(retryAfter) second"))
-                #expect(visitor.cookies[PasswordProtection.sessionCookieName] == nil)
+                #expect(visitor.cookies["session"] == nil)
             }
         }
     }
@@ -146,12 +146,12 @@ import Testing
         try withServer(handler: Self.app()) { server throws in
             var visitor = Visitor(port: server.port)
             _ = try visitor.logIn(with: Self.password)
-            let session = try #require(visitor.cookies[PasswordProtection.sessionCookieName])
+            let session = try #require(visitor.cookies["session"])
             let token = try #require(visitor.cookies[CSRFProtection.cookieName])
             let reply = try visitor.send("POST", "/logout", form: "_csrf=\(token)")
             #expect(reply.status == 303 && reply.header("Location") == "/login")
-            #expect(visitor.cookies[PasswordProtection.sessionCookieName] == nil)
-            visitor.cookies[PasswordProtection.sessionCookieName] = session
+            #expect(visitor.cookies["session"] == nil)
+            visitor.cookies["session"] = session
             #expect(try visitor.send("GET", "/page").status == 401)
         }
     }

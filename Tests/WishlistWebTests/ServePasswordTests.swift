@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import HTTPServer
 import Testing
+import WishlistWeb
 
 /// `wishlist serve` as a process: beyond loopback it will not start without a password from the
 /// environment, and with a password every page needs a session. Only loopback is ever contacted.
@@ -135,12 +136,12 @@ import Testing
 
         let wrong = try client.post("/login", form: [("password", password + "x")], token: token)
         #expect(wrong.status == 403 && wrong.text.contains("That password isn’t right."))
-        #expect(wrong.cookie(PasswordProtection.sessionCookieName) == nil)
+        #expect(wrong.cookie(Self.sessionCookie) == nil)
 
         let right = try client.post("/login", form: [("password", password)], token: token)
         #expect(right.status == 303 && right.header("Location") == "/")
-        let session = try #require(right.cookie(PasswordProtection.sessionCookieName))
-        let cookies = ["Cookie": "\(PasswordProtection.sessionCookieName)=\(session); \(CSRFProtection.cookieName)=\(token)"]
+        let session = try #require(right.cookie(Self.sessionCookie))
+        let cookies = ["Cookie": "\(Self.sessionCookie)=\(session); \(CSRFProtection.cookieName)=\(token)"]
         let trips = try client.get("/api/trips", headers: cookies)
         #expect(trips.status == 200)
         let firstTrip = try #require(try JSONDecoder().decode(TripNames.self, from: Data(trips.body)).trips.first?.name)
@@ -148,10 +149,13 @@ import Testing
         let home = try client.get("/", headers: cookies)
         #expect(home.status == 200 && home.text.contains("Sign Out"))
 
-        let logout = try client.post("/logout", form: [], token: token, headers: ["Cookie": "\(PasswordProtection.sessionCookieName)=\(session)"])
+        let logout = try client.post("/logout", form: [], token: token, headers: ["Cookie": "\(Self.sessionCookie)=\(session)"])
         #expect(logout.status == 303 && logout.header("Location") == "/login")
         #expect(try client.get("/api/trips", headers: cookies).status == 401)
     }
+
+    /// The app's own name for its session cookie.
+    static let sessionCookie = WishlistApp.Configuration(resourcesDirectory: SecurityFixture.packageRoot).passwordOptions.sessionCookieName
 
     struct TripNames: Decodable {
         struct Trip: Decodable { let name: String }
