@@ -71,7 +71,7 @@ public struct Thumbnailer: Sendable {
             let image = try VipsImageRef.make {
                 shim_vips_thumbnail(path, $0, Int32(maxSide), Int32(maxSide), VIPS_SIZE_DOWN, VIPS_FAIL_ON_ERROR)
             }
-            return try encode(image.withoutMetadata(), as: format, quality: Int32(quality))
+            return try encode(image.convertedToSRGB().withoutMetadata(), as: format, quality: Int32(quality))
         } catch ImagingError.processingFailed(let detail) {
             throw ImagingError.corrupt(detail)  // encoding accepted pixels into memory does not fail by itself
         }

@@ -126,6 +126,16 @@ import Testing
         #expect(!String(decoding: thumbnail.bytes, as: UTF8.self).localizedCaseInsensitiveContains("exif"))
     }
 
+    @Test func colourProfileIsAppliedBeforeItIsRemoved() throws {
+        // The same numbers mean a more saturated red in Display P3 than in sRGB.
+        let untagged = try fixtures.save(fixtures.markedImage(), as: "srgb.jpg[Q=95]")
+        let displayP3 = try fixtures.save(fixtures.markedImage(), as: "p3.jpg[Q=95,profile=p3]")
+        let plainRed = try decode(thumbnailer.makeThumbnail(path: untagged, maxSide: 150).bytes).pixel(x: 5, y: 5)
+        let p3Red = try decode(thumbnailer.makeThumbnail(path: displayP3, maxSide: 150).bytes).pixel(x: 5, y: 5)
+        #expect(isClose(plainRed, Fixtures.red, tolerance: 12))
+        #expect(p3Red[0] > plainRed[0] + 8 && p3Red[1] < plainRed[1] - 15, "P3 red \(p3Red) vs sRGB red \(plainRed)")
+    }
+
     @Test func twelveMegapixelPhotoMakesASmallThumbnail() throws {
         let path = try fixtures.write(fixtures.photo(width: 4000, height: 3000), as: "12mp.jpg")
         let thumbnail = try thumbnailer.makeThumbnail(path: path)
