@@ -72,6 +72,13 @@ import Testing
         #expect(throws: ImagingError.unsupportedType(detected)) { try thumbnailer.makeThumbnail(path: path) }
     }
 
+    @Test func libvipsItselfRefusesUntrustedLoaders() throws {
+        // A second line of defence behind type detection: this libvips can load SVG (librsvg),
+        // but not once `Imaging.initialize()` has blocked untrusted loaders.
+        let path = try fixtures.write(#"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/>"#, as: "icon.svg")
+        #expect(throws: ImagingError.self) { try VipsImageRef.open(header: path) }
+    }
+
     @Test func avifIsRefused() throws {
         let path = try fixtures.save(fixtures.markedImage(), as: "picture.avif[compression=av1]")
         #expect(throws: ImagingError.unsupportedType("image/avif")) { try thumbnailer.inspect(path: path) }
