@@ -55,3 +55,8 @@ reliability:
 
 clean:
 	rm -rf .build
+
+# The security and bad-input tests alone (README, "Security").
+.PHONY: security-test
+security-test:
+	$(SWIFT) test --filter 'SecurityTests|BadInputTests|ServePasswordTests|PasswordProtectionTests|MalformedRequestTests|MiddlewareTests'

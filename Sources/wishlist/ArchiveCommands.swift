@@ -1,5 +1,4 @@
 import Foundation
-import Persistence
 import WishlistCore
 
 /// `wishlist import`, `export` and `backup`: whole-wishlist copies from the command line.
@@ -47,36 +46,30 @@ struct ArchiveCommands {
         var missing: [String] = []
         for _ in 1...3 {
             try store.database.backup(to: copy.path)
-            missing = try copyImages(referencedBy: copy)
+            let copied: Int
+            (copied, missing) = try copyPhotos(referencedBy: copy, from: store.photos)
             if missing.isEmpty {
-                print("Backed up the wishlist to \(path.path). To restore, stop the server and copy the folder's contents into the data directory (docs/RELIABILITY.md).")
+                print("Backed up the database and \(copied) photo files to \(path.path). To restore, stop the server and copy the folder's contents into the data directory (docs/RELIABILITY.md).")
                 return
             }
         }
-        throw Invocation.UsageError(description: "photos referenced by the database are missing from \(imagesDirectory.path): \(missing.joined(separator: ", "))")
+        throw Invocation.UsageError(description: "photos the database refers to are missing from \(store.photos.directory.path): \(missing.joined(separator: ", "))")
     }
 
-    private var imagesDirectory: URL {
-        URL(fileURLWithPath: invocation.dataDirectory).appendingPathComponent("images")
-    }
-
-    /// Copies (and syncs) every photo file the backed-up database names; returns the names that
-    /// had no file. Opening the copy with the app's own store also proves that it opens.
-    private func copyImages(referencedBy database: URL) throws -> [String] {
+    /// Copies (and syncs) every photo file the backed-up database refers to; returns how many
+    /// were copied and the names that had no file. Opening the copy with the app's own store
+    /// also proves that it opens.
+    private func copyPhotos(referencedBy database: URL, from photos: PhotoLibrary) throws -> (copied: Int, missing: [String]) {
         let copyStore = try WishlistStore(path: database.path)
-        let names = try copyStore.database.read { connection in
-            try connection.fetchAll("SELECT file_name FROM TripImage").map { row -> String in row["file_name"] }
-        }
+        let names = try copyStore.referencedPhotoFiles()
         copyStore.close()
-        let destination = path.appendingPathComponent("images")
+        let destination = WishlistStore.imagesDirectory(forDatabaseAt: database.path)
         try? FileManager.default.removeItem(at: destination)
-        guard !names.isEmpty else { return [] }
         try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
         var missing: [String] = []
-        for name in names {
-            let source = imagesDirectory.appendingPathComponent(name)
+        for name in names.sorted() {
             do {
-                try FileManager.default.copyItem(at: source, to: destination.appendingPathComponent(name))
+                try FileManager.default.copyItem(at: try photos.url(for: name), to: destination.appendingPathComponent(name))
             } catch CocoaError.fileReadNoSuchFile {
                 missing.append(name)
                 continue
@@ -84,7 +77,7 @@ struct ArchiveCommands {
             try synchronize(destination.appendingPathComponent(name))
         }
         try synchronize(destination)
-        return missing
+        return (names.count - missing.count, missing)
     }
 
     /// Flushes a file or a folder's entries to the disk, so the backup survives a power cut.

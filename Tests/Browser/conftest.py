@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -28,10 +29,13 @@ def free_port():
 
 
 class WishlistServer:
-    """One server process over one data directory; restartable to prove persistence."""
+    """One server process over one data directory; restartable to prove persistence.
+    `environment` adds variables (e.g. WISHLIST_PASSWORD); `ready_path` answers 200 once it serves."""
 
-    def __init__(self, data_dir: Path):
+    def __init__(self, data_dir: Path, environment=None, ready_path="/"):
         self.data_dir = data_dir
+        self.environment = {**os.environ, **(environment or {})}
+        self.ready_path = ready_path
         self.port = free_port()
         self.process = None
         self.log = data_dir.parent / "server.log"
@@ -43,13 +47,13 @@ class WishlistServer:
     def start(self):
         self.process = subprocess.Popen(
             [str(BINARY), "serve", "--port", str(self.port), "--data-dir", str(self.data_dir), "--resources", str(ROOT)],
-            stdout=open(self.log, "a"), stderr=subprocess.STDOUT, cwd=ROOT)
+            stdout=open(self.log, "a"), stderr=subprocess.STDOUT, cwd=ROOT, env=self.environment)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log.read_text()}")
             try:
-                urllib.request.urlopen(self.url + "/", timeout=1).read()
+                urllib.request.urlopen(self.url + self.ready_path, timeout=1).read()
                 return
             except OSError:
                 time.sleep(0.05)
@@ -103,7 +107,9 @@ def second_browser():
 
 
 def wait_until(driver, condition, timeout=5):
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition(d))
+    # A live page replaces elements at any moment: one read mid-swap is retried, not a failure.
+    return WebDriverWait(driver, timeout, poll_frequency=0.05,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition(d))
 
 
 def screenshot(driver, name):

@@ -208,16 +208,16 @@ def image_problems(data_dir):
         return []
     problems = []
     with connect(data_dir) as db:
-        rows = {name: size for name, size in db.execute("SELECT file_name, byte_count FROM TripImage")}
+        rows = db.execute("SELECT file_name, byte_count, display_file_name FROM TripImage").fetchall()
+    sizes = {name: size for name, size, _ in rows}
+    referenced = set(sizes) | {rendition for _, _, rendition in rows if rendition}
     files = {entry.name: entry.stat().st_size for entry in os.scandir(folder) if entry.is_file()}
-    for name, size in files.items():
+    for name in files:
         if not STORED_IMAGE_NAME.match(name):
             problems.append(f"temporary or foreign file left in images/: {name}")
-        elif name not in rows:
+        elif name not in referenced:
             problems.append(f"orphan image file: {name}")
-    for name, size in rows.items():
-        if name not in files:
-            problems.append(f"image row without its file: {name}")
-        elif files[name] != size:
-            problems.append(f"image {name} is {files[name]} bytes, its row says {size}")
+    problems += [f"image row without its file: {name}" for name in referenced if name not in files]
+    problems += [f"image {name} is {files[name]} bytes, its row says {size}"
+                 for name, size in sizes.items() if name in files and files[name] != size]
     return problems
