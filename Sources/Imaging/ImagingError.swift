@@ -14,6 +14,8 @@ public enum ImagingError: Error, Equatable, CustomStringConvertible, LocalizedEr
     /// A stored-file name that is not `<64 hex digits>.<extension>`.
     case invalidStoredName(String)
     case storageFailed(String)
+    /// Storing failed because the disk (or the user's quota) is full: freeing space fixes it.
+    case diskFull(String)
 
     public var description: String {
         switch self {
@@ -32,6 +34,8 @@ public enum ImagingError: Error, Equatable, CustomStringConvertible, LocalizedEr
             return "“\(name)” is not the name of a stored image."
         case .storageFailed(let detail):
             return "The image could not be stored: \(detail)."
+        case .diskFull(let detail):
+            return "The image could not be stored because the disk is full (\(detail))."
         }
     }
 

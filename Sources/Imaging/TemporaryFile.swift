@@ -12,9 +12,7 @@ final class TemporaryFile {
     init(in directory: URL, prefix: String) throws {
         var template = Array(directory.appendingPathComponent("\(prefix)XXXXXX").path.utf8CString)
         descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else {
-            throw ImagingError.storageFailed("cannot create a file in \(directory.path): \(String(cString: strerror(errno)))")
-        }
+        guard descriptor >= 0 else { throw Self.failure("cannot create a file in", directory.path) }
         path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
@@ -61,6 +59,12 @@ final class TemporaryFile {
     }
 
     private func failure(_ action: String) -> ImagingError {
-        ImagingError.storageFailed("\(action) \(path): \(String(cString: strerror(errno)))")
+        Self.failure(action, path)
+    }
+
+    /// The error for the failed call that set `errno`; a full disk gets its own case.
+    private static func failure(_ action: String, _ path: String) -> ImagingError {
+        let detail = "\(action) \(path): \(String(cString: strerror(errno)))"
+        return errno == ENOSPC || errno == EDQUOT ? .diskFull(detail) : .storageFailed(detail)
     }
 }

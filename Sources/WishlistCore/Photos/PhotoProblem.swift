@@ -15,7 +15,7 @@ enum PhotoProblem: Equatable {
         case .unsupportedType: self = .unsupportedType
         case .tooManyPixels(let width, let height, let limit): self = .tooManyPixels(width: width, height: height, limit: limit)
         case .corrupt: self = .damaged
-        case .unreadable, .processingFailed, .invalidStoredName, .storageFailed: return nil
+        case .unreadable, .processingFailed, .invalidStoredName, .storageFailed, .diskFull: return nil
         }
     }
 
