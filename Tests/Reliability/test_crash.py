@@ -96,7 +96,7 @@ def test_sigterm_mid_stream_is_graceful(server, jpeg_factory):
     def terminate():
         server.process.send_signal(signal.SIGTERM)
         assert server.process.wait(timeout=15) == 0, "SIGTERM did not end the server cleanly"
-    writers = stream_and_stop(server, jpeg_factory, terminate, 1.2, "sigterm")
+    writers = stream_and_stop(server, jpeg_factory, terminate, 2.0, "sigterm")
     server.start()
     verify_after_restart(server, writers)
     server.stop()

@@ -21,7 +21,7 @@ class WriteStream(threading.Thread):
         self.prefix = prefix
         self.trip_id = trip_id
         self.completion = {activity_id: False for activity_id in activity_ids}
-        self.photos = [jpeg_factory(1600, 1200) for _ in range(2)]
+        self.photos = [jpeg_factory(1200, 900) for _ in range(2)]
         self.acknowledged_trips = {}  # name -> had a photo
         self.acknowledged_activities = []
         self.in_flight = None
