@@ -22,6 +22,7 @@ test:
 	$(SWIFT) test --skip-build
 	$(SWIFT) build -c release --product wishlist
 	/usr/bin/python3 -m pytest -q Tests/Browser
+	/usr/bin/python3 -m pytest -q Tests/Reliability
 
 unit-test:
 	$(SWIFT) test
@@ -34,7 +35,8 @@ bench:
 	scripts/install-deps bench
 	Benchmarks/run
 
-# Robustness checks, slower than `make test` and run on their own (docs/RELIABILITY.md).
+# Robustness checks (docs/RELIABILITY.md). Fuzzing and sanitizers take minutes and run on their
+# own; the reliability suite (~1 min) is also part of `make test`.
 FUZZ_SECONDS ?= 60
 SANITIZERS := Tests/Reliability/sanitizers
 SANITIZER_ENV := SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(CURDIR)/$(SANITIZERS)/lsan.supp \
