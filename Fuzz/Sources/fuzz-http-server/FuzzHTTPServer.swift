@@ -36,8 +36,9 @@ private func completeRequest(_ input: [UInt8]) -> [UInt8] {
     } else {
         (head, body) = (input[...], [])
     }
-    // Lines end at LF (libmicrohttpd accepts a bare LF too); each is sent with CRLF.
-    let framingHeaders = ["content-length:", "transfer-encoding:", "connection:"]
+    // Lines end at LF (libmicrohttpd accepts a bare LF too); each is sent with CRLF. A
+    // Transfer-Encoding stays: the server refuses any at once.
+    let framingHeaders = ["content-length:", "connection:"]
     let lines = head.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
         line.last == UInt8(ascii: "\r") ? line.dropLast() : line
     }.filter { line in
