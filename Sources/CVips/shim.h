@@ -11,8 +11,21 @@ static inline VipsImage *shim_vips_open_header(const char *path) {
 static inline VipsImage *shim_vips_open(const char *path, VipsFailOn fail_on) {
     return vips_image_new_from_file(path, "fail_on", fail_on, NULL);
 }
+static inline void shim_vips_free_buffer_copy(VipsImage *image, void *copy) {
+    g_free(copy);
+}
+/// libvips reads a buffer lazily, for as long as the image lives: the image gets its own copy
+/// (freed when it closes), so the caller's bytes may go away at once. (AddressSanitizer caught
+/// a decode reading a Swift array that had already been freed.)
 static inline VipsImage *shim_vips_open_buffer(const void *bytes, size_t length) {
-    return vips_image_new_from_buffer(bytes, length, "", NULL);
+    void *copy = g_memdup2(bytes, length);
+    VipsImage *image = vips_image_new_from_buffer(copy, length, "", NULL);
+    if (image == NULL) {
+        g_free(copy);
+        return NULL;
+    }
+    g_signal_connect(image, "postclose", G_CALLBACK(shim_vips_free_buffer_copy), copy);
+    return image;
 }
 static inline int shim_vips_thumbnail(const char *path, VipsImage **out, int width, int height,
                                       VipsSize size, VipsFailOn fail_on) {

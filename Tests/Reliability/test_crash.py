@@ -85,6 +85,10 @@ def test_sigkill_mid_stream_loses_nothing_acknowledged(server, jpeg_factory):
         planted = plant_leftovers(server.data_dir)
         server.start()
         verify_after_restart(server, writers)
+        # The sweep runs in the background right after start.
+        deadline = time.monotonic() + 10
+        while any(path.exists() for path in planted) and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert not [path.name for path in planted if path.exists()], "the startup sweep left planted files"
         server.stop()
         assert database_problems(server.data_dir) == []
