@@ -36,6 +36,7 @@ let package = Package(
                           exclude: ["run"]),
         .executableTarget(name: "thumbnail-bench", dependencies: ["Imaging", "CVips", "CMagic"],
                           path: "Benchmarks/thumbnail", exclude: ["README.md", "run"]),
+        .executableTarget(name: "store-bench", dependencies: ["WishlistCore", "Persistence"], path: "Benchmarks/store"),
 
         // One test target per library target.
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),

@@ -60,7 +60,7 @@ public struct Backup: Sendable {
         let total = archive.trips.reduce(0) { $0 + 1 + $1.activities.count }
         return try store.database.write(author: Self.importAuthor) { connection in
             try connection.execute("DELETE FROM Activity; DELETE FROM Trip; DELETE FROM TripImage")
-            let importTime = Date.nowToTheMillisecond
+            var inserter = try ArchiveInserter(on: connection, importTime: Date.nowToTheMillisecond)
             var done = 0
             var nextReport = 0
             for trip in archive.trips {
@@ -68,17 +68,10 @@ public struct Backup: Sendable {
                     progress(ArchiveProgress(itemsDone: done, itemsTotal: total))
                     nextReport = done + 10_000
                 }
-                let creationDate = trip.creationDate ?? importTime
-                let tripID = try Rows.insertTrip(name: trip.name, subtitle: trip.subtitle, collection: trip.collection,
-                                                 creationDate: creationDate, on: connection)
-                for activity in trip.activities {
-                    let dateCreated = activity.dateCreated ?? creationDate
-                    _ = try Rows.insertActivity(tripID: tripID, name: activity.name, isComplete: activity.isComplete,
-                                                dateCreated: dateCreated, dateEdited: activity.dateEdited ?? dateCreated,
-                                                on: connection)
-                }
+                try inserter.insert(trip)
                 done += 1 + trip.activities.count
             }
+            try inserter.finish()
             // Progress was recomputed by the triggers; achievement dates are history worth keeping.
             for goal in archive.goals ?? [] {
                 guard let dateAchieved = goal.dateAchieved else { continue }
