@@ -13,7 +13,7 @@ struct SearchBenchmark {
     /// accented text, a miss, and 1–2 character needles (below the trigram index's reach).
     static let needles = [
         "kyoto food tour", "swim the glacier in bled", "crêpes", "zürich", "tromso",
-        "night market", "no such place", "ky", "zq", "a",
+        "night market", "hike", "no such place", "ky", "zq", "a",
     ]
 
     func run() throws {

@@ -20,6 +20,7 @@ enum Schema {
             try connection.execute(triggers)
             try insertGoals(connection)
         },
+        collectionCounts,
     ]
 
     static let tables = """
