@@ -19,9 +19,10 @@ wait_for_port() {
     return 1
 }
 
-# start_nginx DIR PORT WORKERS: serves DIR as static files; sets NGINX_PID.
+# start_nginx DIR PORT WORKERS [DIRECTIVES]: serves DIR as static files, with extra http-level
+# DIRECTIVES (e.g. "gzip on;"); sets NGINX_PID.
 start_nginx() {
-    local dir=$1 port=$2 workers=${3:-1}
+    local dir=$1 port=$2 workers=${3:-1} directives=${4:-}
     local conf
     conf=$(mktemp -d)
     cat >"$conf/nginx.conf" <<NGINX
@@ -34,6 +35,7 @@ http {
     access_log off;
     include /etc/nginx/mime.types;
     sendfile on; tcp_nopush on; keepalive_requests 1000000;
+    $directives
     server { listen 127.0.0.1:$port; root $dir; }
 }
 NGINX
@@ -42,10 +44,10 @@ NGINX
     wait_for_port "$port"
 }
 
-# wrk_rps URL [connections] [seconds]: prints requests/s.
+# wrk_rps URL [connections] [seconds] [wrk options...]: prints requests/s.
 wrk_rps() {
     local url=$1 connections=${2:-64} seconds=${3:-5}
-    wrk -t2 -c"$connections" -d"${seconds}s" "$url" | awk '/Requests\/sec/ {print $2}'
+    wrk -t2 -c"$connections" -d"${seconds}s" "${@:4}" "$url" | awk '/Requests\/sec/ {print $2}'
 }
 
 # wrk_latency URL connections seconds: prints "rps p50ms p99ms".

@@ -20,7 +20,7 @@ enum Schema {
             try connection.execute(triggers)
             try insertGoals(connection)
         },
-        collectionCounts,
+        collectionRows,
     ]
 
     static let tables = """

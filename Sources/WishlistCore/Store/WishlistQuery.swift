@@ -35,7 +35,7 @@ extension WishlistQuery where Value == [Trip] {
 }
 
 extension WishlistQuery where Value == Int {
-    /// Kept by triggers (Schema.collectionCounts): one lookup, however many trips there are.
+    /// Kept by triggers (Schema.collectionRows): one lookup, however many trips there are.
     public static func tripCount(in collection: TripCollection) -> Self {
         Self(tables: ["Trip"]) { connection in
             try connection.fetchScalar(Int.self, "SELECT trip_count FROM TripCollectionCount WHERE collection = ?",

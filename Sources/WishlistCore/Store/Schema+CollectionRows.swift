@@ -5,8 +5,13 @@ extension Schema {
     /// (count)" of each row costs one lookup instead of counting a quarter of the Trip table on
     /// every view (at 100,000 trips that count was most of the page's time in a profile; see
     /// Benchmarks/README.md). WITHOUT ROWID keeps this derived data out of the history feed.
-    static let collectionCounts = Migration(version: 2, name: "trip count per collection") { connection in
+    /// The rows' index also gains `name`, the whole sort key (name_folded, name, rowid), so a
+    /// row's first cards are read in order instead of sorting each group of equal folded names.
+    static let collectionRows = Migration(version: 2, name: "trip count per collection, collection rows by sort key") { connection in
         try connection.execute("""
+            DROP INDEX Trip_by_collection_and_name;
+            CREATE INDEX Trip_by_collection_and_name ON Trip(collection, name_folded, name);
+
             CREATE TABLE TripCollectionCount (
                 collection TEXT PRIMARY KEY,
                 trip_count INTEGER NOT NULL CHECK (trip_count >= 0)
