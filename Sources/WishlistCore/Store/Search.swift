@@ -10,11 +10,10 @@ extension WishlistQuery where Value == SearchResults {
                 return SearchResults(trips: try WishlistQuery<[Trip]>.recentTrips(limit: 3).fetch(connection),
                                      activities: [], isRecent: true)
             }
-            let trips = try connection.fetchAll(Trip.self, SubstringSearch.trips.sql(
-                selecting: Trip.selection, for: needle, on: connection), [needle, tripLimit])
-            let activities = try connection.fetchAll(SubstringSearch.activities.sql(
-                selecting: "\(Activity.selection), Trip.name AS trip_name", for: needle, on: connection),
-                [needle, activityLimit])
+            let trips = try SubstringSearch.trips.fetch(selecting: Trip.selection, for: needle, limit: tripLimit,
+                                                        on: connection).map(Trip.init(row:))
+            let activities = try SubstringSearch.activities.fetch(
+                selecting: "\(Activity.selection), Trip.name AS trip_name", for: needle, limit: activityLimit, on: connection)
             return SearchResults(
                 trips: trips,
                 activities: try activities.map { ActivityMatch(activity: try Activity(row: $0), tripName: $0["trip_name"]) },
@@ -43,26 +42,37 @@ struct SubstringSearch {
     /// Above this many index hits, the ordered walk is cheaper than sorting the hits.
     static let denseMatchCount = 1000
 
-    /// SQL with two parameters, the folded needle and the limit.
-    func sql(selecting columns: String, for needle: String, on connection: Connection) throws -> String {
-        let predicate = try usesIndex(for: needle, on: connection)
-            ? "\(table).id IN (SELECT rowid FROM \(searchTable) WHERE \(searchTable) MATCH \(SubstringSearch.phrase))"
-            : "instr(\(table).name_folded, ?) > 0"
-        return """
+    /// The rows matching `needle`, sorted by name, at most `limit`.
+    func fetch(selecting columns: String, for needle: String, limit: Int, on connection: Connection) throws -> [Row] {
+        let predicate: String
+        let argument: any DatabaseValueConvertible
+        if let ids = try indexHits(for: needle, on: connection) {
+            // The ids found by the index, passed back rather than searched for twice: a long
+            // needle makes many trigrams, and matching them was the query's main cost.
+            predicate = "\(table).id IN (SELECT value FROM json_each(?))"
+            argument = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        } else {
+            predicate = "instr(\(table).name_folded, ?) > 0"
+            argument = needle
+        }
+        return try connection.fetchAll("""
             SELECT \(columns) FROM \(table) \(join) WHERE \(predicate)
             ORDER BY \(table).name_folded, \(table).name, \(table).id LIMIT ?
-            """
+            """, [argument, limit])
     }
 
     /// The needle as one FTS5 phrase: inside double quotes everything is literal except a
     /// doubled quote, so no user text is read as query syntax.
     private static let phrase = "'\"' || replace(?, '\"', '\"\"') || '\"'"
 
-    private func usesIndex(for needle: String, on connection: Connection) throws -> Bool {
-        guard needle.unicodeScalars.count >= 3 else { return false }
-        let hits = try connection.fetchScalar(Int.self, """
-            SELECT count(*) FROM (SELECT 1 FROM \(searchTable) WHERE \(searchTable) MATCH \(SubstringSearch.phrase) LIMIT ?)
-            """, [needle, SubstringSearch.denseMatchCount + 1]) ?? 0
-        return hits <= SubstringSearch.denseMatchCount
+    /// The ids of every row the trigram index finds; nil when the needle is too short for
+    /// trigrams or the matches are too many to sort (the ordered walk is cheaper then).
+    private func indexHits(for needle: String, on connection: Connection) throws -> [Int64]? {
+        guard needle.unicodeScalars.count >= 3 else { return nil }
+        let rows = try connection.fetchAll("""
+            SELECT rowid FROM \(searchTable) WHERE \(searchTable) MATCH \(SubstringSearch.phrase) LIMIT ?
+            """, [needle, SubstringSearch.denseMatchCount + 1])
+        guard rows.count <= SubstringSearch.denseMatchCount else { return nil }
+        return try rows.map { try $0.decode(at: 0, as: Int64.self) }
     }
 }
