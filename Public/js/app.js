@@ -16,15 +16,32 @@ function fillCSRF(root) {
 }
 
 // Replace the element with the same id as `fresh`, keeping focus and scroll.
+// Names a control so its counterpart in a fresh copy can be found: by id, else by what it does
+// (check buttons have no id, but each sits in the form of its own activity).
+function controlKey(el) {
+  return el.id || [el.tagName, el.getAttribute("name"), el.getAttribute("aria-label"), el.form?.getAttribute("action")].join("|");
+}
+
 function replaceElement(fresh) {
   const current = document.getElementById(fresh.id);
   if (!current) return null;
-  const focusedID = current.contains(document.activeElement) ? document.activeElement.id : null;
+  const focused = current.contains(document.activeElement) ? document.activeElement : null;
+  // Text being typed into a field that the fragment replaces is carried over, caret and all.
+  const typing = focused && typeof focused.selectionStart === "number" && focused.value !== focused.defaultValue
+    ? { value: focused.value, start: focused.selectionStart, end: focused.selectionEnd } : null;
   const scrollers = [...current.querySelectorAll(".card-row, .carousel-track")].map((el) => el.scrollLeft);
   fillCSRF(fresh);
   current.replaceWith(fresh);
   [...fresh.querySelectorAll(".card-row, .carousel-track")].forEach((el, i) => { el.scrollLeft = scrollers[i] ?? 0; });
-  if (focusedID) document.getElementById(focusedID)?.focus({ preventScroll: true });
+  if (focused) {
+    const key = controlKey(focused);
+    const match = [...fresh.querySelectorAll(focused.tagName)].find((el) => controlKey(el) === key);
+    if (match && typing) {
+      match.value = typing.value;
+      match.setSelectionRange?.(typing.start, typing.end);
+    }
+    match?.focus({ preventScroll: true });
+  }
   enhance(fresh);
   return fresh;
 }
@@ -167,7 +184,7 @@ document.addEventListener("click", async (event) => {
     if (dialog?.showModal) {
       event.preventDefault();
       dialog.showModal();
-      dialog.querySelector("input:not([type=hidden])")?.focus();
+      dialog.querySelector("input[name=name]")?.focus();
     }
     return;
   }

@@ -33,6 +33,13 @@ public final class EventStream: Sendable {
         enqueue(event.encoded)
     }
 
+    /// Queues one event for many clients, encoding it once: a broadcast costs one encoding, not
+    /// one per subscriber.
+    public static func broadcast(_ event: ServerSentEvent, to streams: some Sequence<EventStream>) {
+        let bytes = event.encoded
+        for stream in streams { stream.enqueue(bytes) }
+    }
+
     /// Ends the stream after what is already queued.
     public func close() {
         state.withLock { state in

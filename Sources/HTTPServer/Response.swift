@@ -44,9 +44,11 @@ public struct Response: Sendable {
         Response(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: .bytes(Array(text.utf8)))
     }
 
+    /// JSON with sorted keys and ISO 8601 dates (what scripts in any language can read).
     public static func json(_ value: some Encodable, status: HTTPStatus = .ok) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
         let data = try encoder.encode(value)
         return Response(status: status, headers: ["Content-Type": "application/json"], body: .bytes(Array(data)))
     }

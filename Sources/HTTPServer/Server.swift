@@ -19,6 +19,9 @@ public final class Server: Sendable {
         /// Seconds an idle keep-alive connection stays open.
         public var connectionTimeout: Int
         public var maxConnections: Int
+        /// Bytes libmicrohttpd reserves per connection for its request line, headers and buffers:
+        /// it bounds the header size, and it is most of what an idle event stream costs.
+        public var connectionMemoryLimit: Int
         /// One line per request on stderr.
         public var accessLog: Bool
         /// Where multipart file parts are written while a request is handled.
@@ -29,7 +32,8 @@ public final class Server: Sendable {
         public init(host: String = "127.0.0.1", port: Int = 0,
                     threadCount: Int = ProcessInfo.processInfo.activeProcessorCount,
                     maxBodySize: Int = 32 * 1024 * 1024, heartbeatInterval: Double = 15,
-                    connectionTimeout: Int = 60, maxConnections: Int = 16_384, accessLog: Bool = false,
+                    connectionTimeout: Int = 60, maxConnections: Int = 16_384,
+                    connectionMemoryLimit: Int = 16 * 1024, accessLog: Bool = false,
                     uploadDirectory: String = NSTemporaryDirectory(),
                     errorPage: @escaping @Sendable (HTTPStatus, String, Request?) -> Response = Server.plainErrorPage) {
             self.host = host
@@ -39,6 +43,7 @@ public final class Server: Sendable {
             self.heartbeatInterval = heartbeatInterval
             self.connectionTimeout = connectionTimeout
             self.maxConnections = maxConnections
+            self.connectionMemoryLimit = connectionMemoryLimit
             self.accessLog = accessLog
             self.uploadDirectory = uploadDirectory.hasSuffix("/") ? String(uploadDirectory.dropLast()) : uploadDirectory
             self.errorPage = errorPage
@@ -85,7 +90,7 @@ public final class Server: Sendable {
             | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue
         let daemon = wl_mhd_start(
             flags, listener.descriptor, UInt32(max(1, configuration.threadCount)),
-            UInt32(configuration.maxConnections), UInt32(configuration.connectionTimeout), 32 * 1024,
+            UInt32(configuration.maxConnections), UInt32(configuration.connectionTimeout), configuration.connectionMemoryLimit,
             serverAccessHandler, retained.toOpaque(), serverRequestCompleted, retained.toOpaque(),
             serverRequestStarted, retained.toOpaque())
         guard let daemon else {

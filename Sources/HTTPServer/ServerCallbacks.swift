@@ -106,7 +106,7 @@ private func makeNativeResponse(_ response: Response, connection: OpaquePointer,
         context.eventStream = stream
         stream.attach(to: connection)
         // The request's context holds the stream until the request completes.
-        native = MHD_create_response_from_callback(UInt64.max, 16 * 1024, eventStreamReader,
+        native = MHD_create_response_from_callback(UInt64.max, 4 * 1024, eventStreamReader,
                                                    Unmanaged.passUnretained(stream).toOpaque(), nil)
     }
     guard let native else { throw HTTPError(.internalServerError, "The response could not be created.") }

@@ -1,17 +1,57 @@
-/// The bytes of a rendering, appended without intermediate strings.
-struct OutputBuffer {
-    private(set) var bytes: [UInt8] = []
+/// The bytes of a rendering: one growing allocation, appended to with plain `memcpy`s.
+///
+/// Unsafe storage because `Array.append(contentsOf:)` costs several times a copy of the
+/// short runs a template is made of, and a page is hundreds of them.
+struct OutputBuffer: ~Copyable {
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private(set) var count = 0
 
-    init(reservingCapacity capacity: Int) {
-        bytes.reserveCapacity(capacity)
+    init(reservingCapacity requested: Int) {
+        capacity = max(requested, 256)
+        storage = .allocate(capacity: capacity)
     }
 
-    mutating func append(_ slice: ArraySlice<UInt8>) {
-        bytes.append(contentsOf: slice)
+    deinit {
+        storage.deallocate()
+    }
+
+    var bytes: [UInt8] {
+        Array(UnsafeBufferPointer(start: storage, count: count))
+    }
+
+    var string: String {
+        String(decoding: UnsafeBufferPointer(start: storage, count: count), as: UTF8.self)
+    }
+
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        if count + bytes.count > capacity { grow(toHold: count + bytes.count) }
+        (storage + count).update(from: source, count: bytes.count)
+        count += bytes.count
     }
 
     mutating func append(_ array: [UInt8]) {
-        bytes.append(contentsOf: array)
+        array.withUnsafeBufferPointer { append($0) }
+    }
+
+    mutating func append(_ array: [UInt8], from start: Int, to end: Int) {
+        array.withUnsafeBufferPointer { append(UnsafeBufferPointer(rebasing: $0[start..<end])) }
+    }
+
+    mutating func append(byte: UInt8) {
+        if count == capacity { grow(toHold: count + 1) }
+        storage[count] = byte
+        count += 1
+    }
+
+    private mutating func grow(toHold required: Int) {
+        let newCapacity = max(required, capacity * 2)
+        let newStorage = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newStorage.update(from: storage, count: count)
+        storage.deallocate()
+        storage = newStorage
+        capacity = newCapacity
     }
 
     /// Appends `value` as text: HTML-escaped when `escaped`, nothing for null, lists and objects.
@@ -26,7 +66,8 @@ struct OutputBuffer {
     }
 
     private mutating func appendRaw(_ string: String) {
-        bytes.append(contentsOf: string.utf8)
+        var string = string
+        string.withUTF8 { append($0) }
     }
 
     /// Copies untouched runs in one go and replaces only the five characters significant in HTML.
@@ -38,33 +79,27 @@ struct OutputBuffer {
                 let byte = utf8[index]
                 // Every escaped character is below '?': most bytes leave here.
                 guard byte < UInt8(ascii: "?"), let entity = Self.entity(for: byte) else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                bytes.append(contentsOf: entity)
+                append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                entity.withUTF8Buffer { append($0) }
                 runStart = index + 1
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            append(UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
     }
 
-    private static func entity(for byte: UInt8) -> [UInt8]? {
+    private static func entity(for byte: UInt8) -> StaticString? {
         switch byte {
-        case UInt8(ascii: "&"): ampersand
-        case UInt8(ascii: "<"): lessThan
-        case UInt8(ascii: ">"): greaterThan
-        case UInt8(ascii: "\""): quote
-        case UInt8(ascii: "'"): apostrophe
+        case UInt8(ascii: "&"): "&amp;"
+        case UInt8(ascii: "<"): "&lt;"
+        case UInt8(ascii: ">"): "&gt;"
+        case UInt8(ascii: "\""): "&quot;"
+        case UInt8(ascii: "'"): "&#39;"
         default: nil
         }
     }
 
-    private static let ampersand = Array("&amp;".utf8)
-    private static let lessThan = Array("&lt;".utf8)
-    private static let greaterThan = Array("&gt;".utf8)
-    private static let quote = Array("&quot;".utf8)
-    private static let apostrophe = Array("&#39;".utf8)
-
     private mutating func appendDecimal(_ number: Int) {
-        if number < 0 { bytes.append(UInt8(ascii: "-")) }
+        if number < 0 { append(byte: UInt8(ascii: "-")) }
         var magnitude = number.magnitude
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
             var start = digits.count
@@ -73,7 +108,7 @@ struct OutputBuffer {
                 digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
             } while magnitude > 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+            append(UnsafeBufferPointer(rebasing: digits[start...]))
         }
     }
 }

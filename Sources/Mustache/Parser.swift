@@ -150,11 +150,12 @@ struct Parser {
             index += 1
             switch tag.kind {
             case .variable, .unescapedVariable:
-                builder.append(.variable(Path(tag.name), escaped: tag.kind == .variable))
+                builder.append(.variable(Variable(path: Path(tag.name), isEscaped: tag.kind == .variable)))
             case .comment, .setDelimiters, .close:
                 break
             case .partial:
-                builder.append(.partial(TemplateReference(tag.name), indentation: standaloneIndentation(layout, outdent)))
+                builder.append(.partial(Partial(reference: TemplateReference(tag.name),
+                                                 indentation: standaloneIndentation(layout, outdent))))
             case .section, .invertedSection, .parent, .block:
                 guard let closeIndex = partner[index - 1] else { continue }
                 let open = index - 1
@@ -162,13 +163,15 @@ struct Parser {
                 cursor = layouts[closeIndex].outerRange.upperBound
                 switch tag.kind {
                 case .parent:
-                    builder.append(.parent(TemplateReference(tag.name), indentation: standaloneIndentation(layout, outdent),
-                                           arguments: arguments(ofParentAt: open, outdent: outdent)))
+                    builder.append(.parent(Parent(reference: TemplateReference(tag.name),
+                                                  indentation: standaloneIndentation(layout, outdent),
+                                                  arguments: arguments(ofParentAt: open, outdent: outdent))))
                 case .block:
                     builder.append(.block(block(at: open, outdent: outdent)))
                 default:
-                    builder.append(.section(Path(tag.name), content(ofTagAt: open, outdent: outdent, isInlineTemplate: false),
-                                            inverted: tag.kind == .invertedSection))
+                    builder.append(.section(Section(path: Path(tag.name),
+                                                    content: content(ofTagAt: open, outdent: outdent, isInlineTemplate: false),
+                                                    isInverted: tag.kind == .invertedSection)))
                 }
             }
         }
@@ -260,14 +263,15 @@ struct Parser {
 /// Collects nodes, merging adjacent literal text into one node.
 private struct NodeListBuilder {
     private var nodes: [Node] = []
-    private var text = Text()
+    private var textBytes: [UInt8] = []
+    private var lineStarts: [Int] = []
 
     mutating func append(_ bytes: ArraySlice<UInt8>) {
-        text.bytes.append(contentsOf: bytes)
+        textBytes.append(contentsOf: bytes)
     }
 
     mutating func markLineStart() {
-        text.lineStarts.append(text.bytes.count)
+        lineStarts.append(textBytes.count)
     }
 
     mutating func append(_ node: Node) {
@@ -281,9 +285,10 @@ private struct NodeListBuilder {
     }
 
     private mutating func flushText() {
-        guard !text.bytes.isEmpty || !text.lineStarts.isEmpty else { return }
-        nodes.append(.text(text))
-        text = Text()
+        guard !textBytes.isEmpty || !lineStarts.isEmpty else { return }
+        nodes.append(.text(Text(bytes: textBytes, lineStarts: lineStarts)))
+        textBytes = []
+        lineStarts = []
     }
 }
 

@@ -1,5 +1,5 @@
 /// Walks a node tree against a stack of context values, writing into one buffer.
-struct Renderer {
+struct Renderer: ~Copyable {
     /// Deep enough for any real page; stops a template that includes itself forever.
     static let maximumDepth = 64
 
@@ -24,21 +24,21 @@ struct Renderer {
             switch node {
             case .text(let text):
                 append(text, indentingFirstLine: true)
-            case .variable(let path, let escaped):
-                if let value = lookUp(path) { output.append(value, escaped: escaped) }
-            case .section(let path, let content, let inverted):
-                try renderSection(content, value: lookUp(path) ?? .null, inverted: inverted)
-            case .partial(let reference, let partialIndentation):
-                guard let template = try template(for: reference) else { continue }
-                try withIndentation(partialIndentation) { renderer throws(MustacheError) in
+            case .variable(let variable):
+                if let value = lookUp(variable.path) { output.append(value, escaped: variable.isEscaped) }
+            case .section(let section):
+                try renderSection(section.content, value: lookUp(section.path) ?? .null, inverted: section.isInverted)
+            case .partial(let partial):
+                guard let template = try template(for: partial.reference) else { continue }
+                try withIndentation(partial.indentation) { renderer throws(MustacheError) in
                     try renderer.renderNested(template)
                 }
-            case .parent(let reference, let parentIndentation, let arguments):
-                guard let template = try template(for: reference) else { continue }
+            case .parent(let parent):
+                guard let template = try template(for: parent.reference) else { continue }
                 let outerArguments = blockArguments
-                blockArguments = arguments.merging(outerArguments) { _, outer in outer }
+                blockArguments = parent.arguments.merging(outerArguments) { _, outer in outer }
                 defer { blockArguments = outerArguments }
-                try withIndentation(parentIndentation) { renderer throws(MustacheError) in
+                try withIndentation(parent.indentation) { renderer throws(MustacheError) in
                     try renderer.renderNested(template)
                 }
             case .block(let block):
@@ -49,16 +49,16 @@ struct Renderer {
 
     private mutating func append(_ text: Text, indentingFirstLine: Bool) {
         guard !indentation.isEmpty, !text.lineStarts.isEmpty else {
-            output.append(text.bytes[...])
+            output.append(text.bytes)
             return
         }
         var pieceStart = 0
         for lineStart in text.lineStarts where indentingFirstLine || lineStart != 0 {
-            output.append(text.bytes[pieceStart..<lineStart])
+            output.append(text.bytes, from: pieceStart, to: lineStart)
             output.append(indentation)
             pieceStart = lineStart
         }
-        output.append(text.bytes[pieceStart...])
+        output.append(text.bytes, from: pieceStart, to: text.bytes.count)
     }
 
     private mutating func renderSection(_ content: [Node], value: MustacheValue, inverted: Bool) throws(MustacheError) {
@@ -67,13 +67,19 @@ struct Renderer {
             return
         }
         guard value.isTruthy else { return }
-        let items: [MustacheValue]
-        if case .array(let array) = value { items = array } else { items = [value] }
-        for item in items {
-            contextStack.append(item)
-            defer { contextStack.removeLast() }
-            try render(content)
+        guard case .array(let items) = value else {
+            try render(content, in: value)
+            return
         }
+        for item in items {
+            try render(content, in: item)
+        }
+    }
+
+    private mutating func render(_ content: [Node], in context: MustacheValue) throws(MustacheError) {
+        contextStack.append(context)
+        defer { contextStack.removeLast() }
+        try render(content)
     }
 
     private mutating func renderBlock(_ block: Block) throws(MustacheError) {
@@ -81,22 +87,25 @@ struct Renderer {
             try render(block.defaultContent)
             return
         }
-        let outerIndentation = indentation
-        indentation += block.indentation
-        defer { indentation = outerIndentation }
-        // The first line follows literal indentation already written before the block tag.
-        if !block.indentsFirstLine, case .text(let text)? = argument.first {
-            append(text, indentingFirstLine: false)
-            try render(Array(argument.dropFirst()))
-        } else {
-            try render(argument)
+        try withIndentation(block.indentation) { renderer throws(MustacheError) in
+            // The first line follows literal indentation already written before the block tag.
+            if !block.indentsFirstLine, case .text(let text)? = argument.first {
+                renderer.append(text, indentingFirstLine: false)
+                try renderer.render(Array(argument.dropFirst()))
+            } else {
+                try renderer.render(argument)
+            }
         }
     }
 
-    /// Runs `body` with the indentation of a standalone tag added, or none at all for an inline one.
+    /// Runs `body` with the indentation of a standalone tag or block added, or none at all for an inline tag.
     private mutating func withIndentation(_ added: [UInt8]?, _ body: (inout Renderer) throws(MustacheError) -> Void) throws(MustacheError) {
         let outerIndentation = indentation
-        indentation = added.map { outerIndentation + $0 } ?? []
+        if let added {
+            if !added.isEmpty { indentation += added }
+        } else {
+            indentation = []
+        }
         defer { indentation = outerIndentation }
         try body(&self)
     }
@@ -123,19 +132,33 @@ struct Renderer {
     }
 
     /// Spec name resolution: the first component is searched down the stack, the rest inside what it found.
+    /// (Written so the common single name returns its value without intermediate copies.)
+    @inline(__always)
     private func lookUp(_ path: Path) -> MustacheValue? {
-        guard let first = path.components.first else { return contextStack.last }
-        var found: MustacheValue?
-        for index in contextStack.indices.reversed() {
-            if case .object(let object) = contextStack[index], let value = object[first] {
-                found = value
-                break
-            }
+        let components = path.components
+        switch components.count {
+        case 0: return contextStack.last
+        case 1: return lookUp(components[0])
+        default: return lookUp(components[0]).flatMap { Self.value(at: components.dropFirst(), in: $0) }
         }
-        for component in path.components.dropFirst() {
-            guard case .object(let object)? = found else { return nil }
-            found = object[component]
+    }
+
+    private static func value(at components: ArraySlice<String>, in value: MustacheValue) -> MustacheValue? {
+        var found = value
+        for component in components {
+            guard case .object(let object) = found, let next = object[component] else { return nil }
+            found = next
         }
         return found
+    }
+
+    @inline(__always)
+    private func lookUp(_ key: String) -> MustacheValue? {
+        var index = contextStack.count
+        while index > 0 {
+            index -= 1
+            if case .object(let object) = contextStack[index], let value = object[key] { return value }
+        }
+        return nil
     }
 }

@@ -16,19 +16,21 @@ public struct Template: Sendable {
 
     /// Renders without a library: partials and parents render as nothing.
     public func render(_ context: MustacheValue) throws(MustacheError) -> String {
-        String(decoding: try renderBytes(context, library: nil), as: UTF8.self)
+        try render(context, library: nil) { $0.string }
     }
 
     public func render(_ context: some MustacheConvertible) throws(MustacheError) -> String {
         try render(context.mustacheValue)
     }
 
-    func renderBytes(_ context: MustacheValue, library: TemplateLibrary?) throws(MustacheError) -> [UInt8] {
+    /// Renders, then hands the output to `result` to copy it out in the form the caller needs.
+    func render<Result>(_ context: MustacheValue, library: TemplateLibrary?,
+                        _ result: (borrowing OutputBuffer) -> Result) throws(MustacheError) -> Result {
         let expectedSize = lastRenderedSize.value.load(ordering: .relaxed)
         var renderer = Renderer(context: context, library: library, capacity: expectedSize + expectedSize / 8)
         try renderer.render(nodes)
-        lastRenderedSize.value.store(renderer.output.bytes.count, ordering: .relaxed)
-        return renderer.output.bytes
+        lastRenderedSize.value.store(renderer.output.count, ordering: .relaxed)
+        return result(renderer.output)
     }
 }
 

@@ -48,7 +48,7 @@ public final class TemplateLibrary: Sendable {
     }
 
     public func render(_ name: String, _ context: MustacheValue) throws(MustacheError) -> String {
-        String(decoding: try renderBytes(name, context), as: UTF8.self)
+        try template(required: name).render(context, library: self) { $0.string }
     }
 
     public func render(_ name: String, _ context: some MustacheConvertible) throws(MustacheError) -> String {
@@ -57,15 +57,19 @@ public final class TemplateLibrary: Sendable {
 
     /// The rendering as UTF-8 bytes, ready to send without another copy.
     public func renderBytes(_ name: String, _ context: MustacheValue) throws(MustacheError) -> [UInt8] {
-        guard let template = try template(named: name) else {
-            throw MustacheError(templateName: name, line: nil, message: "no template named '\(name)' in the library")
-        }
-        return try template.renderBytes(context, library: self)
+        try template(required: name).render(context, library: self) { $0.bytes }
     }
 
     /// Renders a template that is not part of the library, with the library's partials.
     public func render(_ template: Template, _ context: MustacheValue) throws(MustacheError) -> String {
-        String(decoding: try template.renderBytes(context, library: self), as: UTF8.self)
+        try template.render(context, library: self) { $0.string }
+    }
+
+    private func template(required name: String) throws(MustacheError) -> Template {
+        guard let template = try template(named: name) else {
+            throw MustacheError(templateName: name, line: nil, message: "no template named '\(name)' in the library")
+        }
+        return template
     }
 
     func template(named name: String) throws(MustacheError) -> Template? {

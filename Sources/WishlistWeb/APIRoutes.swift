@@ -16,8 +16,8 @@ struct APIRoutes {
     }
 
     func trips(_ request: Request) throws -> Response {
-        let limit = try boundedInteger(request.query["limit"], name: "limit", default: 100, range: 1...Self.maxPageSize)
-        let offset = try boundedInteger(request.query["offset"], name: "offset", default: 0, range: 0...Int.max)
+        let limit = try Self.boundedInteger(request.query["limit"], name: "limit", default: 100, range: 1...Self.maxPageSize)
+        let offset = try Self.boundedInteger(request.query["offset"], name: "offset", default: 0, range: 0...Int.max)
         let trips: [Trip]
         if let name = request.query["collection"] {
             guard let collection = TripCollection(rawValue: name) else {
@@ -52,7 +52,8 @@ struct APIRoutes {
                                     activities: results.activities.map(ActivityJSON.init)))
     }
 
-    private func boundedInteger(_ text: String?, name: String, default defaultValue: Int, range: ClosedRange<Int>) throws -> Int {
+    /// A whole-number query parameter within `range`; a 400 with a message otherwise.
+    static func boundedInteger(_ text: String?, name: String, default defaultValue: Int, range: ClosedRange<Int>) throws -> Int {
         guard let text else { return defaultValue }
         guard let value = Int(text), range.contains(value) else {
             throw HTTPError(.badRequest, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound).")

@@ -62,13 +62,19 @@ final class LiveUpdates: Sendable {
         let stream = EventStream()
         stream.send(ServerSentEvent(event: "ready", data: "", retry: Self.retryMilliseconds))
         let since = (request.headers["Last-Event-ID"] ?? request.query["since"]).flatMap(Int64.init)
-        for definition in definitions {
-            let feed = try subscribe(stream, to: definition)
-            if let since, try changed(definition.tables, after: since) {
-                send(try feed.currentFragment(), token: try store.database.latestHistoryToken(), to: [stream])
-            }
-        }
         let topicNames = definitions.map(\.name)
+        do {
+            for definition in definitions {
+                let feed = try subscribe(stream, to: definition)
+                if let since, try changed(definition.tables, after: since) {
+                    send(try feed.currentFragment(), token: try store.database.latestHistoryToken(), to: [stream])
+                }
+            }
+        } catch {
+            // The stream never reaches a client, so it will never close: free its topics now.
+            unsubscribe(stream, from: topicNames)
+            throw error
+        }
         stream.onClose { [weak self] in self?.unsubscribe(stream, from: topicNames) }
         return .eventStream(stream)
     }
@@ -136,8 +142,7 @@ final class LiveUpdates: Sendable {
 
     private func send(_ fragment: Fragment, token: Int64, to streams: [EventStream]) {
         guard let data = try? String(decoding: JSONEncoder().encode(fragment), as: UTF8.self) else { return }
-        let event = ServerSentEvent(id: String(token), event: "fragment", data: data)
-        streams.forEach { $0.send(event) }
+        EventStream.broadcast(ServerSentEvent(id: String(token), event: "fragment", data: data), to: streams)
     }
 
     private func changed(_ tables: Set<String>, after token: Int64) throws -> Bool {

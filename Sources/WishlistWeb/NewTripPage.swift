@@ -16,7 +16,7 @@ struct NewTripPage {
     func create(_ request: Request) throws -> Response {
         var form = TripForm(form: request.form)
         do {
-            _ = try app.store.addTrip(form.draft)
+            _ = try app.store.addTrip(form.draft, photoAt: PhotoRoutes.uploadedPhotoPath(request))
         } catch let error as ValidationError {
             form.record(error)
             return try render(form, for: request, status: .unprocessableContent)

@@ -70,6 +70,20 @@ struct PhotoFieldView {
     var label = "Choose Photo"
     var maxBytes: Int
 
+    init(maxBytes: Int) {
+        self.maxBytes = maxBytes
+    }
+
+    /// The edit form shows the trip's thumbnail; choosing a file replaces the photo.
+    init(current trip: Trip, maxBytes: Int) {
+        self.maxBytes = maxBytes
+        guard let photo = trip.photo else { return }
+        url = PhotoRoutes.thumbnailURL(tripID: trip.id, version: photo.version)
+        (width, height) = (photo.thumbnailWidth, photo.thumbnailHeight)
+        alt = "Photo of \(trip.name)"
+        label = "Change Photo"
+    }
+
     var context: [String: MustacheValue] {
         [
             "photoURL": .string(url), "photoWidth": .int(width), "photoHeight": .int(height),

@@ -38,7 +38,7 @@ struct TripPage {
             let form = form ?? TripForm(trip: trip)
             context["form"] = .object(form.context(
                 formID: "edit-trip", action: "/trips/\(trip.id)", heading: "Edit Trip", submitLabel: "Save Changes",
-                cancelURL: nil, photo: PhotoFieldView(maxBytes: app.configuration.maxPhotoBytes)))
+                cancelURL: nil, photo: PhotoFieldView(current: trip, maxBytes: app.configuration.maxPhotoBytes)))
             var field: [String: MustacheValue] = ["value": .string(newActivity?.value ?? "")]
             if let error = newActivity?.error { field["error"] = .string(error) }
             context["newActivity"] = .object(field)
@@ -52,11 +52,18 @@ struct TripPage {
             "name": .string(trip.name),
             "collectionTitle": .string(trip.collection.title),
             "percentComplete": .int(TripViews.percent(trip.completionFraction)),
-            "photoURL": .string(TripViews.placeholderURL),
-            "photoWidth": .int(TripViews.placeholderSize.width),
-            "photoHeight": .int(TripViews.placeholderSize.height),
-            "photoAlt": .string("No photo of \(trip.name) yet"),
         ]
+        if let photo = trip.photo {
+            context["photoURL"] = .string(PhotoRoutes.photoURL(tripID: trip.id, version: photo.version))
+            context["photoWidth"] = .int(photo.width)
+            context["photoHeight"] = .int(photo.height)
+            context["photoAlt"] = .string("Photo of \(trip.name)")
+        } else {
+            context["photoURL"] = .string(TripViews.placeholderURL)
+            context["photoWidth"] = .int(TripViews.placeholderSize.width)
+            context["photoHeight"] = .int(TripViews.placeholderSize.height)
+            context["photoAlt"] = .string("No photo of \(trip.name) yet")
+        }
         if let subtitle = trip.subtitle, !subtitle.isEmpty { context["subtitle"] = .string(subtitle) }
         return context
     }
@@ -102,7 +109,7 @@ struct TripPage {
         let trip = try trip(request)
         var form = TripForm(form: request.form)
         do {
-            try app.store.updateTrip(id: trip.id, draft: form.draft)
+            try app.store.updateTrip(id: trip.id, draft: form.draft, photoAt: PhotoRoutes.uploadedPhotoPath(request))
         } catch let error as ValidationError {
             form.record(error)
             return try show(request, form: form, status: .unprocessableContent)

@@ -26,10 +26,17 @@ enum TripViews {
     }
 
     static func thumbnail(_ trip: Trip) -> [String: MustacheValue] {
-        [
-            "thumbnailURL": .string(placeholderURL),
-            "thumbnailWidth": .int(placeholderSize.width),
-            "thumbnailHeight": .int(placeholderSize.height),
+        guard let photo = trip.photo else {
+            return [
+                "thumbnailURL": .string(placeholderURL),
+                "thumbnailWidth": .int(placeholderSize.width),
+                "thumbnailHeight": .int(placeholderSize.height),
+            ]
+        }
+        return [
+            "thumbnailURL": .string(PhotoRoutes.thumbnailURL(tripID: trip.id, version: photo.version)),
+            "thumbnailWidth": .int(photo.thumbnailWidth),
+            "thumbnailHeight": .int(photo.thumbnailHeight),
         ]
     }
 

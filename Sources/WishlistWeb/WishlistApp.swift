@@ -44,7 +44,9 @@ public final class WishlistApp: Sendable {
         SearchPage(app: self).register(on: &router)
         NewTripPage(app: self).register(on: &router)  // before TripPage: /trips/new is not a trip id
         TripPage(app: self).register(on: &router)
+        PhotoRoutes(app: self).register(on: &router)
         APIRoutes(app: self).register(on: &router)
+        HistoryRoutes(app: self).register(on: &router)
         live.register(on: &router)
         return router
     }
@@ -65,7 +67,11 @@ public final class WishlistApp: Sendable {
 
     /// Renders HTTP errors raised anywhere below as the app's own error page.
     public func errorPage(status: HTTPStatus, message: String, request: Request?) -> Response {
-        pages.errorPage(status: status, message: message, request: request)
+        // Only a photo makes a form this large; the server's own limit adds room for the other fields.
+        let message = status == .payloadTooLarge
+            ? "That photo is too large. Photos can be up to \(configuration.maxPhotoBytes / (1024 * 1024)) MB."
+            : message
+        return pages.errorPage(status: status, message: message, request: request)
     }
 
     public func shutdown() {

@@ -39,8 +39,22 @@ struct ArchiveCommands {
         defer { store.close() }
         try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
         try store.database.backup(to: path.appendingPathComponent("wishlist.sqlite").path)
-        print("Backed up the database to \(path.path). Restore by stopping the server and copying the folder's files into the data directory.")
+        let photoCount = try copyPhotos(of: store, to: path.appendingPathComponent("images", isDirectory: true))
+        print("Backed up the database and \(photoCount) photo files to \(path.path). Restore by stopping the server and copying the folder's contents into the data directory.")
     }
+}
+
+/// Copies the stored photo files after the database snapshot. Stored files never change (their
+/// names are their content hashes), so copying them from a live data directory is safe; files
+/// being written (temporary names) and stray files are skipped.
+private func copyPhotos(of store: WishlistStore, to destination: URL) throws -> Int {
+    try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+    let stored = try FileManager.default.contentsOfDirectory(atPath: store.photos.directory.path)
+        .compactMap { try? store.photos.url(for: $0) }
+    for file in stored {
+        try FileManager.default.copyItem(at: file, to: destination.appendingPathComponent(file.lastPathComponent))
+    }
+    return stored.count
 }
 
 /// Progress on a terminal: items done, rate and time left, redrawn in place on stderr.

@@ -13,13 +13,14 @@ struct ServeCommand {
             throw Invocation.UsageError(description: "There is no \(folder)/ folder in \(resources.path). Run from the project folder or pass --resources DIR.")
         }
         try FileManager.default.createDirectory(atPath: invocation.dataDirectory, withIntermediateDirectories: true)
-        let store = try WishlistStore(path: invocation.databasePath)
+        let maxPhotoBytes = invocation.maxPhotoMegabytes * 1024 * 1024
+        let store = try WishlistStore(path: invocation.databasePath, photoLimits: PhotoLimits(maxBytes: maxPhotoBytes))
         store.database.startWatchingExternalChanges()
 
         var webConfiguration = WishlistApp.Configuration(resourcesDirectory: resources)
         webConfiguration.reloadTemplates = invocation.reload
         webConfiguration.allowedHosts = invocation.allowedHosts
-        webConfiguration.maxPhotoBytes = invocation.maxPhotoMegabytes * 1024 * 1024
+        webConfiguration.maxPhotoBytes = maxPhotoBytes
         let app = try WishlistApp(store: store, configuration: webConfiguration)
 
         var configuration = Server.Configuration(host: invocation.host, port: Int(invocation.port))
@@ -31,8 +32,28 @@ struct ServeCommand {
         let shownHost = invocation.host.contains(":") ? "[\(invocation.host)]" : invocation.host
         // Written unbuffered so a log file or pipe sees it at once.
         FileHandle.standardOutput.write(Data("Wishlist is ready at http://\(shownHost):\(server.port)/\n".utf8))
+        DispatchQueue.global(qos: .utility).async { Self.sweepPhotos(of: store) }
         server.runUntilSignal()
         app.shutdown()
         store.database.close()
+    }
+
+    /// Removes photo files a crash or an import left behind and reports rows whose file is gone.
+    private static func sweepPhotos(of store: WishlistStore) {
+        do {
+            let sweep = try store.sweepPhotos()
+            if !sweep.removedFiles.isEmpty {
+                log("Removed \(sweep.removedFiles.count) unreferenced photo file(s) from \(store.photos.directory.path).")
+            }
+            for name in sweep.missingFiles {
+                log("Photo file \(name) is missing from \(store.photos.directory.path); its trip shows the placeholder.")
+            }
+        } catch {
+            log("The photo sweep failed: \(error)")
+        }
+    }
+
+    private static func log(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

@@ -1,9 +1,15 @@
-"""Live updates across windows: server-sent events swap fragments without a reload."""
+"""Live updates across windows: server-sent events swap fragments without a reload; the
+history feed's documented example keeps a mirror in step."""
+
+import json
+import re
+import subprocess
+import sys
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import wait_until
+from conftest import BINARY, ROOT, wait_until
 from test_screens import activity_names, carousel_names, check, open_trip, remaining_text
 
 
@@ -16,6 +22,10 @@ def not_reloaded(driver):
     return driver.execute_script("return window.__notReloaded === true")
 
 
+def achieved_names(driver):
+    return [el.text for el in driver.find_elements(By.CSS_SELECTOR, "#goals-achieved h3")]
+
+
 def live_connected(driver):
     wait_until(driver, lambda d: d.execute_script(
         "return !!document.body.dataset.liveTopics && document.getElementById('live-status').hidden"))
@@ -26,12 +36,12 @@ def test_badge_moves_to_achieved_in_another_window(server, browser, second_brows
     goals.get(server.url + "/goals")
     live_connected(goals)
     mark_page(goals)
-    assert "10 Activities" not in [el.text for el in goals.find_elements(By.CSS_SELECTOR, "#goals-achieved h3")]
+    assert "10 Activities" not in achieved_names(goals)
 
     open_trip(editor, server, "Surf Steamer Lane")
     check(editor, "Surf at Pleasure Point")  # the 10th completed activity
 
-    wait_until(goals, lambda d: "10 Activities" in [el.text for el in d.find_elements(By.CSS_SELECTOR, "#goals-achieved h3")])
+    wait_until(goals, lambda d: "10 Activities" in achieved_names(d))
     assert not goals.find_elements(By.XPATH, "//li[@class='goal'][h3='10 Activities']")
     new_tile = goals.find_element(By.XPATH, "//li[contains(@class,'achieved-tile')][.//h3='10 Activities']")
     assert "is-new" in new_tile.get_attribute("class")
@@ -57,9 +67,83 @@ def test_trip_page_in_two_windows_stays_in_step(server, browser, second_browser)
     open_trip(second, server, "Hunting Auroras")
     live_connected(second)
     mark_page(second)
+    keyboard_place = "Walk behind the Seljalandsfoss waterfall"
+    second.find_element(By.CSS_SELECTOR, f"button.check[aria-label='{keyboard_place}']").send_keys("")  # focuses it
     check(first, "Take a tour to hunt the lights!")
     wait_until(second, lambda d: remaining_text(d) == "2 remaining activities")
+    assert second.switch_to.active_element.get_attribute("aria-label") == keyboard_place
     wait_until(second, lambda d: "33%" in d.find_element(By.CSS_SELECTOR, ".hero-progress-value").text)
     Select(first.find_element(By.ID, "activity-sort")).select_by_visible_text("Completed")
     wait_until(second, lambda d: activity_names(d)[0] == "Take a tour to hunt the lights!")
     assert not_reloaded(second)
+
+
+def wishlist_command(server, *arguments):
+    subprocess.run([str(BINARY), *map(str, arguments), "--data-dir", str(server.data_dir)], check=True,
+                   capture_output=True)
+
+
+def test_a_dropped_stream_says_reconnecting_and_catches_up_when_it_returns(server, browser, tmp_path):
+    browser.get(server.url + "/goals")
+    live_connected(browser)
+    mark_page(browser)
+    # While the server is down, `wishlist import` completes the 10th activity.
+    archive = tmp_path / "wishlist.json"
+    wishlist_command(server, "export", archive)
+    data = json.loads(archive.read_text())
+    tenth = [a for trip in data["trips"] for a in trip["activities"] if a["name"] == "Surf at Pleasure Point"]
+    assert [a.get("isComplete", False) for a in tenth] == [False]
+    tenth[0]["isComplete"] = True
+    archive.write_text(json.dumps(data))
+
+    server.stop()
+    wait_until(browser, lambda d: d.find_element(By.ID, "live-status").is_displayed())
+    assert browser.find_element(By.ID, "live-status").text == "Reconnecting…"
+    wishlist_command(server, "import", archive)
+    server.start()
+
+    wait_until(browser, lambda d: "10 Activities" in achieved_names(d), timeout=10)
+    wait_until(browser, lambda d: not d.find_element(By.ID, "live-status").is_displayed())
+    assert not_reloaded(browser)
+
+
+def test_text_being_typed_survives_a_live_update_of_its_list(server, browser, second_browser):
+    viewer, editor = browser, second_browser
+    open_trip(viewer, server, "Hunting Auroras")
+    editor.get(viewer.current_url + "?edit=1")
+    live_connected(editor)
+    field = editor.find_element(By.CSS_SELECTOR, "input[name=name][value='Walk behind the Seljalandsfoss waterfall']")
+    field.send_keys(" at dusk")
+    check(viewer, "Take a tour to hunt the lights!")
+    wait_until(editor, lambda d: remaining_text(d) == "2 remaining activities")
+    focused = editor.switch_to.active_element
+    assert focused.get_attribute("value") == "Walk behind the Seljalandsfoss waterfall at dusk"
+    assert focused.get_attribute("name") == "name"
+
+
+def mirrored_trips(path):
+    try:
+        return json.loads(path.read_text())["trips"]
+    except (OSError, ValueError):  # not written yet
+        return {}
+
+
+def test_history_feed_example_mirrors_trips(server, browser, tmp_path):
+    """Runs the Python example of docs/HISTORY-FEED.md, as printed there, against the server."""
+    doc = (ROOT / "docs" / "HISTORY-FEED.md").read_text()
+    (tmp_path / "mirror_trips.py").write_text(re.search(r"```python\n(.*?)```", doc, re.S).group(1))
+    mirror = subprocess.Popen([sys.executable, "mirror_trips.py", server.url], cwd=tmp_path,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        file = tmp_path / "trips.json"
+        wait_until(browser, lambda d: len(mirrored_trips(file)) == 12)
+        surf = lambda: [t for t in mirrored_trips(file).values() if t["name"] == "Surf Steamer Lane"]
+        assert [t["completedActivityCount"] for t in surf()] == [0]
+
+        open_trip(browser, server, "Surf Steamer Lane")
+        check(browser, "Surf at Pleasure Point")
+        wait_until(browser, lambda d: [t["completedActivityCount"] for t in surf()] == [1])
+        assert mirror.poll() is None, mirror.stdout.read().decode()
+    finally:
+        mirror.kill()
+        mirror.wait()

@@ -19,12 +19,14 @@ def open_trip(driver, server, name):
     wait_until(driver, lambda d: d.find_element(By.TAG_NAME, "h1").text == name)
 
 
+# Read in one script call: fragments may be swapped between two WebDriver round trips.
 def remaining_text(driver):
-    return driver.find_element(By.ID, "remaining-count").text
+    return driver.execute_script("return document.getElementById('remaining-count').textContent.trim()")
 
 
 def activity_names(driver):
-    return [el.text for el in driver.find_elements(By.CSS_SELECTOR, "#activity-list .activity-name")]
+    return driver.execute_script(
+        "return [...document.querySelectorAll('#activity-list .activity-name')].map(e => e.textContent.trim())")
 
 
 def check(driver, activity_name):

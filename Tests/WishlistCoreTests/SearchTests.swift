@@ -38,6 +38,14 @@ import Testing
         }
     }
 
+    @Test func onlyAFewTrigramsOfTheNeedleAreAskedFor() {
+        #expect(SubstringSearch.trigramQuery(for: "ca") == nil)
+        #expect(SubstringSearch.trigramQuery(for: "cafe") == #""caf" AND "afe""#)
+        #expect(SubstringSearch.trigramQuery(for: "museum of crepes") == #""mus" AND "eum" AND "cre""#)
+        #expect(SubstringSearch.trigramQuery(for: "a b") == #""a b""#)
+        #expect(SubstringSearch.trigramQuery(for: #"say "hi""#) == #""""hi" AND "hi""" AND "say""#)
+    }
+
     @Test func anEmptySearchShowsTheThreeMostRecentTrips() throws {
         let test = try TestStore()
         let results = try test.store.search("  ")
@@ -57,20 +65,26 @@ import Testing
         #expect(try test.store.search("*").activities.count == 1)
     }
 
-    @Test func commonWordsGiveTheFirstMatchesByName() throws {
+    @Test func commonWordsGiveMatchesByNameFromABoundedPool() throws {
         let test = try TestStore()
         let tripID = try test.store.addTrip(TripDraft(name: "Many walks", collection: .springEscapes))
-        let count = SubstringSearch.denseMatchCount + 200
+        let count = SubstringSearch.matchPool + 300
         try test.store.database.write(author: "test") { connection in
             for index in 0..<count {
                 _ = try Rows.insertActivity(tripID: tripID, name: "Walk number \((index * 7919) % count)", isComplete: false,
                                             dateCreated: .nowToTheMillisecond, dateEdited: .nowToTheMillisecond, on: connection)
             }
         }
-        for text in ["walk", "number 1", "number 12", "r 123"] {
+        // Fewer matches than the pool: exactly the first ones by name.
+        for text in ["number 1", "number 12", "r 123", "walk number 2", "number walk", "lk number 2"] {
             let results = try found(text, in: test)
             #expect(results.activities == Array(try expected(text, in: test).activities.prefix(100)), "search for \(text)")
         }
-        #expect(try test.store.search("walk").activities.count == 100)
+        // More: a hundred of the first matches added, by name.
+        let walks = try test.store.search("walk").activities.map(\.activity)
+        let pool = try test.allActivities().filter { $0.name.hasPrefix("Walk") }.sorted { $0.id < $1.id }.prefix(SubstringSearch.matchPool)
+        #expect(walks.map(\.name) == Array(pool.map(\.name).sorted { ($0.folded, $0) < ($1.folded, $1) }.prefix(100)))
+        // Short needles walk the name index: exactly the first matches by name.
+        #expect(try found("wa", in: test).activities == Array(try expected("wa", in: test).activities.prefix(100)))
     }
 }

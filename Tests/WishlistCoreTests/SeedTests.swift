@@ -1,4 +1,5 @@
 import Foundation
+import Persistence
 import Testing
 @testable import WishlistCore
 
@@ -70,5 +71,20 @@ import Testing
         #expect(try test.store.activities(tripID: tripID, sortedBy: .title).map(\.isComplete) == [true])
         #expect(try test.store.activitySortOrder() == .dateEdited)
         #expect(try test.count("SELECT count(*) FROM Trip") == 13)
+    }
+
+    @Test func historyNamesTheAuthorAndTheEntitiesOfEachWrite() throws {
+        let test = try TestStore()
+        let seed = try test.store.database.fetchHistory(after: 0)
+        #expect(seed.map(\.author) == ["seed"])
+        #expect(Set(seed[0].changes.map(\.entity)) == ["Trip", "TripImage", "Activity", "Goal", "Preference"])
+
+        let token = try test.store.database.latestHistoryToken()
+        let trip = try #require(try test.store.recentTrips(limit: 1).first)
+        let activityID = try test.store.addActivity(tripID: trip.id, name: "Swim")
+        let added = try test.store.database.fetchHistory(after: token, authors: ["app"], entities: ["Activity"])
+        #expect(added.count == 1)
+        #expect(added.first?.changes == [HistoryChange(entity: "Activity", rowID: activityID, kind: .insert)])
+        #expect(try test.store.database.fetchHistory(after: token, authors: ["seed"]).isEmpty)
     }
 }

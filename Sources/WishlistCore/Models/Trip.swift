@@ -14,10 +14,13 @@ public struct Trip: Identifiable, Hashable, Sendable, FetchableRecord {
     public var completedActivityCount: Int
     /// True when the trip has at least one activity and all of them are complete.
     public var isComplete: Bool
-    /// Whether a thumbnail is stored inline (photos arrive later); the bytes are not loaded here.
-    public var hasThumbnail: Bool
+    /// Sizes and content version of the trip's photo, nil without one; the bytes are not loaded here.
+    public var photo: TripPhotoSummary?
     /// The full-size photo's TripImage row, if any.
     public var imageID: Int64?
+
+    /// Whether a thumbnail is stored inline.
+    public var hasThumbnail: Bool { photo != nil }
 
     public var remainingActivityCount: Int { activityCount - completedActivityCount }
 
@@ -29,7 +32,8 @@ public struct Trip: Identifiable, Hashable, Sendable, FetchableRecord {
     /// The columns `init(row:)` reads, qualified so that they work in joins.
     static let selection = """
         Trip.id, Trip.name, Trip.subtitle, Trip.collection, Trip.creation_date, Trip.activity_count,
-        Trip.completed_activity_count, Trip.is_complete, Trip.thumbnail IS NOT NULL AS has_thumbnail, Trip.image_id
+        Trip.completed_activity_count, Trip.is_complete, Trip.image_id,
+        Trip.photo_version, Trip.thumbnail_width, Trip.thumbnail_height, Trip.photo_width, Trip.photo_height
         """
 
     public init(row: Row) throws {
@@ -41,7 +45,7 @@ public struct Trip: Identifiable, Hashable, Sendable, FetchableRecord {
         activityCount = try row.decode("activity_count")
         completedActivityCount = try row.decode("completed_activity_count")
         isComplete = try row.decode("is_complete")
-        hasThumbnail = try row.decode("has_thumbnail")
         imageID = try row.decode("image_id")
+        photo = try TripPhotoSummary(row: row)
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import Persistence
 
-/// The single-row INSERTs of the app's writes and seeding (imports use the multi-row ones of
-/// `ArchiveInserter`). `Connection.execute` reuses one prepared statement per SQL text.
+/// The INSERTs shared by the app's writes, seeding and import. `Connection.execute` reuses one
+/// prepared statement per SQL text, so bulk imports pay for parsing once.
 enum Rows {
     static func insertTrip(name: String, subtitle: String?, collection: TripCollection, creationDate: Date,
                            on connection: Connection) throws -> Int64 {

@@ -7,7 +7,7 @@ extension Schema {
     /// Benchmarks/README.md). WITHOUT ROWID keeps this derived data out of the history feed.
     /// The rows' index also gains `name`, the whole sort key (name_folded, name, rowid), so a
     /// row's first cards are read in order instead of sorting each group of equal folded names.
-    static let collectionRows = Migration(version: 2, name: "trip count per collection, collection rows by sort key") { connection in
+    static let collectionRows = Migration(version: 3, name: "trip count per collection, collection rows by sort key") { connection in
         try connection.execute("""
             DROP INDEX Trip_by_collection_and_name;
             CREATE INDEX Trip_by_collection_and_name ON Trip(collection, name_folded, name);

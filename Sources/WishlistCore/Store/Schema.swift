@@ -20,8 +20,38 @@ enum Schema {
             try connection.execute(triggers)
             try insertGoals(connection)
         },
+        Migration(version: 2, name: "photos: thumbnail and display sizes, content version, HEIC renditions, shared images") { connection in
+            try connection.execute(photoColumns)
+        },
         collectionRows,
     ]
+
+    /// Photos (see `PhotoLibrary`). The sizes and the content version live on the trip row so
+    /// that every screen listing trips gets them without a join: `photo_version` (the start of the
+    /// image's content hash) makes the photo URLs content-versioned, the sizes fill the `<img>`
+    /// width/height. A TripImage row is shared by every trip showing the same picture (its file
+    /// is stored once, `file_name` is unique), so it goes when the last of them lets go of it.
+    static let photoColumns = """
+        ALTER TABLE Trip ADD COLUMN thumbnail_width INTEGER;
+        ALTER TABLE Trip ADD COLUMN thumbnail_height INTEGER;
+        ALTER TABLE Trip ADD COLUMN photo_version TEXT;
+        ALTER TABLE Trip ADD COLUMN photo_width INTEGER;
+        ALTER TABLE Trip ADD COLUMN photo_height INTEGER;
+        -- A JPEG browsers can show, stored beside an original they cannot (HEIC).
+        ALTER TABLE TripImage ADD COLUMN display_file_name TEXT;
+
+        DROP TRIGGER Trip_deleted;
+        CREATE TRIGGER Trip_deleted AFTER DELETE ON Trip BEGIN
+            INSERT INTO TripSearch(TripSearch, rowid, name_folded) VALUES ('delete', OLD.id, OLD.name_folded);
+            UPDATE Goal SET completed_count = completed_count - 1
+                WHERE OLD.is_complete AND (kind = 'trips' OR collection = OLD.collection);
+            DELETE FROM TripImage WHERE id = OLD.image_id AND NOT EXISTS (SELECT 1 FROM Trip WHERE image_id = OLD.image_id);
+        END;
+        CREATE TRIGGER Trip_image_replaced AFTER UPDATE OF image_id ON Trip
+            WHEN OLD.image_id IS NOT NULL AND OLD.image_id IS NOT NEW.image_id BEGIN
+            DELETE FROM TripImage WHERE id = OLD.image_id AND NOT EXISTS (SELECT 1 FROM Trip WHERE image_id = OLD.image_id);
+        END;
+        """
 
     static let tables = """
         CREATE TABLE TripImage (
@@ -91,9 +121,9 @@ enum Schema {
         );
 
         CREATE VIRTUAL TABLE TripSearch USING fts5(
-            name_folded, content = 'Trip', content_rowid = 'id', tokenize = 'trigram');
+            name_folded, content = 'Trip', content_rowid = 'id', tokenize = 'trigram', detail = 'none', columnsize = 0);
         CREATE VIRTUAL TABLE ActivitySearch USING fts5(
-            name_folded, content = 'Activity', content_rowid = 'id', tokenize = 'trigram');
+            name_folded, content = 'Activity', content_rowid = 'id', tokenize = 'trigram', detail = 'none', columnsize = 0);
         """
 
     /// Now as seconds since 1970, rounded to the millisecond like every date the app writes
@@ -171,5 +201,46 @@ enum Schema {
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """, [goal.name, columns.kind, columns.collection, goal.target, sortOrder, goal.badge, goal.achievedSubtitle])
         }
+    }
+}
+
+extension Schema {
+    /// Runs a bulk load (`body`) without the triggers, then recomputes in a few set-based
+    /// statements all that they maintain, and puts the triggers back from their own SQL: all in
+    /// the caller's transaction, so a failure restores everything.
+    ///
+    /// Why: FTS5 flushes its pending index at every statement, so a trigger feeding it from
+    /// each of a million INSERTs costs ten times one INSERT … SELECT in rowid order.
+    static func withoutTriggers<T>(on connection: Connection, _ body: () throws -> T) throws -> T {
+        let triggers = try connection.fetchAll("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY rowid")
+        for trigger in triggers {
+            try connection.execute("DROP TRIGGER \"\(trigger["name"] as String)\"")
+        }
+        let result = try body()
+        try recomputeDerivedData(on: connection)
+        for trigger in triggers {
+            try connection.execute(trigger["sql"] as String)
+        }
+        return result
+    }
+
+    /// Trip counters, collection counts, goal progress (achievement dates: now, for goals achieved)
+    /// and the search index.
+    private static func recomputeDerivedData(on connection: Connection) throws {
+        try connection.execute("""
+            UPDATE Trip SET (activity_count, completed_activity_count) =
+                (SELECT count(*), coalesce(sum(is_complete), 0) FROM Activity WHERE trip_id = Trip.id);
+            UPDATE Goal SET completed_count = CASE kind
+                WHEN 'activities' THEN (SELECT count(*) FROM Activity WHERE is_complete)
+                WHEN 'trips' THEN (SELECT count(*) FROM Trip WHERE is_complete)
+                ELSE (SELECT count(*) FROM Trip WHERE is_complete AND Trip.collection = Goal.collection) END;
+            UPDATE Goal SET date_achieved = CASE WHEN is_achieved THEN coalesce(date_achieved, \(now)) END;
+            UPDATE TripCollectionCount SET trip_count =
+                (SELECT count(*) FROM Trip WHERE Trip.collection = TripCollectionCount.collection);
+            INSERT INTO TripSearch(TripSearch) VALUES ('delete-all');
+            INSERT INTO TripSearch(rowid, name_folded) SELECT id, name_folded FROM Trip ORDER BY id;
+            INSERT INTO ActivitySearch(ActivitySearch) VALUES ('delete-all');
+            INSERT INTO ActivitySearch(rowid, name_folded) SELECT id, name_folded FROM Activity ORDER BY id;
+            """)
     }
 }

@@ -7,30 +7,50 @@ import Persistence
 extension WishlistStore {
     public static let appAuthor = "app"
 
+    /// Adds a trip, with the photo at `photoPath` if given (an upload's temporary file: it is
+    /// copied, not moved). A photo the user must fix throws `ValidationError` for "photo", and
+    /// then nothing is stored.
     @discardableResult
-    public func addTrip(_ draft: TripDraft, author: String = appAuthor) throws -> Trip.ID {
+    public func addTrip(_ draft: TripDraft, photoAt photoPath: String? = nil, author: String = appAuthor) throws -> Trip.ID {
         let trip = try draft.validated()
-        return try database.write(author: author) { connection in
-            try Rows.insertTrip(name: trip.name, subtitle: trip.subtitle, collection: trip.collection,
-                                creationDate: .nowToTheMillisecond, on: connection)
+        let photo = try photoPath.map(photos.prepare)
+        return try photos.committing(photo) { stored in
+            try database.write(author: author) { connection in
+                let id = try Rows.insertTrip(name: trip.name, subtitle: trip.subtitle, collection: trip.collection,
+                                             creationDate: .nowToTheMillisecond, on: connection)
+                if let stored { try PhotoRows.attach(stored, toTrip: id, on: connection) }
+                return (id, released: [])
+            }
         }
     }
 
-    public func updateTrip(id: Trip.ID, draft: TripDraft, author: String = appAuthor) throws {
+    /// Changes the trip's text and, given `photoPath`, replaces its photo; the old photo's files
+    /// are deleted after the commit unless another trip shows the same picture.
+    public func updateTrip(id: Trip.ID, draft: TripDraft, photoAt photoPath: String? = nil, author: String = appAuthor) throws {
         let trip = try draft.validated()
-        try database.write(author: author) { connection in
-            try connection.execute("""
-                UPDATE Trip SET name = ?, name_folded = ?, subtitle = ?, collection = ? WHERE id = ?
-                """, [trip.name, trip.name.folded, trip.subtitle, trip.collection, id])
-            try Self.requireChange(on: connection, entity: "trip", id: id)
+        let photo = try photoPath.map(photos.prepare)
+        try photos.committing(photo) { stored in
+            try database.write(author: author) { connection in
+                try PhotoRows.releasing(filesOfTrip: id, on: connection) {
+                    try connection.execute("""
+                        UPDATE Trip SET name = ?, name_folded = ?, subtitle = ?, collection = ? WHERE id = ?
+                        """, [trip.name, trip.name.folded, trip.subtitle, trip.collection, id])
+                    try Self.requireChange(on: connection, entity: "trip", id: id)
+                    if let stored { try PhotoRows.attach(stored, toTrip: id, on: connection) }
+                }
+            }
         }
     }
 
-    /// Deletes the trip with its activities and its photo record.
+    /// Deletes the trip with its activities and its photo (the files after the commit).
     public func deleteTrip(id: Trip.ID, author: String = appAuthor) throws {
-        try database.write(author: author) { connection in
-            try connection.execute("DELETE FROM Trip WHERE id = ?", [id])
-            try Self.requireChange(on: connection, entity: "trip", id: id)
+        try photos.committing(nil) { _ in
+            try database.write(author: author) { connection in
+                try PhotoRows.releasing(filesOfTrip: id, on: connection) {
+                    try connection.execute("DELETE FROM Trip WHERE id = ?", [id])
+                    try Self.requireChange(on: connection, entity: "trip", id: id)
+                }
+            }
         }
     }
 

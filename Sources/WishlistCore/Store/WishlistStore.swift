@@ -5,11 +5,18 @@ import Persistence
 /// and answers the screens' queries and writes. Safe to share between threads.
 public final class WishlistStore: Sendable {
     public let database: Database
+    /// The photos' files, in the `images` folder beside the database file.
+    public let photos: PhotoLibrary
 
     /// Opens or creates the database at `path` and seeds an empty one once (author "seed").
-    public init(path: String) throws {
+    public init(path: String, photoLimits: PhotoLimits = PhotoLimits()) throws {
         database = try Database(path: path, migrations: Schema.migrations)
+        photos = try PhotoLibrary(directory: Self.imagesDirectory(forDatabaseAt: path), limits: photoLimits)
         try seedOnce()
+    }
+
+    public static func imagesDirectory(forDatabaseAt path: String) -> URL {
+        URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("images", isDirectory: true)
     }
 
     /// Closes the database; the store cannot be used afterwards.
@@ -29,25 +36,32 @@ public final class WishlistStore: Sendable {
 
     private func seedOnce() throws {
         guard try database.read({ try Preferences.value(.seeded, on: $0) }) == nil else { return }
-        try database.write(author: "seed") { connection in
-            // Another process may have seeded between the read and this write.
-            guard try Preferences.value(.seeded, on: connection) == nil else { return }
-            if try connection.fetchScalar(Int.self, "SELECT count(*) FROM Trip") == 0 {
-                try SampleTrips.insert(on: connection)
+        let samplePhotos = try SamplePhotos.prepared(with: photos)
+        try photos.committing(samplePhotos) { storedPhotos in
+            try database.write(author: "seed") { connection in
+                // Another process may have seeded between the read and this write (its photo
+                // files are the same content, so nothing is left over).
+                guard try Preferences.value(.seeded, on: connection) == nil else { return ((), released: []) }
+                if try connection.fetchScalar(Int.self, "SELECT count(*) FROM Trip") == 0 {
+                    try SampleTrips.insert(photos: storedPhotos, on: connection)
+                }
+                try Preferences.set(.seeded, to: "true", on: connection)
+                return ((), released: [])
             }
-            try Preferences.set(.seeded, to: "true", on: connection)
         }
     }
 }
 
 extension SampleTrips {
-    /// Inserts the sample trips one minute apart, oldest first, so "recently added" is well defined.
-    static func insert(on connection: Connection) throws {
+    /// Inserts the sample trips one minute apart, oldest first, so "recently added" is well
+    /// defined, each with its photo (`photos` in the order of `all`).
+    static func insert(photos: [StoredPhoto], on connection: Connection) throws {
         let start = Date.nowToTheMillisecond.addingTimeInterval(-Double(all.count) * 60)
-        for (index, sample) in all.enumerated() {
+        for (index, (sample, photo)) in zip(all, photos).enumerated() {
             let creationDate = start.addingTimeInterval(Double(index) * 60)
             let tripID = try Rows.insertTrip(name: sample.name, subtitle: nil, collection: sample.collection,
                                              creationDate: creationDate, on: connection)
+            try PhotoRows.attach(photo, toTrip: tripID, on: connection)
             for (offset, activity) in sample.activities.enumerated() {
                 let date = creationDate.addingTimeInterval(Double(offset))
                 _ = try Rows.insertActivity(tripID: tripID, name: activity.name, isComplete: activity.isComplete,

@@ -1,0 +1,31 @@
+import Persistence
+
+/// Reads trips with their activities in id order, a batch at a time, so that memory stays
+/// flat however large the wishlist is. Runs inside one read transaction: one consistent moment.
+enum ArchiveExporter {
+    static let batchSize = 500
+
+    static func forEachBatch(on connection: Connection, _ body: ([ArchiveTrip]) throws -> Void) throws {
+        var lastID: Int64 = 0
+        while true {
+            let trips = try connection.fetchAll("""
+                SELECT id, name, subtitle, collection, creation_date FROM Trip WHERE id > ? ORDER BY id LIMIT ?
+                """, [lastID, batchSize])
+            guard let first = trips.first, let last = trips.last else { return }
+            let firstID: Int64 = first["id"]
+            lastID = last["id"]
+            var activities: [Int64: [ArchiveActivity]] = [:]
+            for row in try connection.fetchAll("""
+                SELECT trip_id, name, is_complete, date_created, date_edited FROM Activity
+                WHERE trip_id BETWEEN ? AND ? ORDER BY trip_id, id
+                """, [firstID, lastID]) {
+                activities[row["trip_id"], default: []].append(ArchiveActivity(
+                    name: row["name"], isComplete: row["is_complete"], dateCreated: row["date_created"], dateEdited: row["date_edited"]))
+            }
+            try body(trips.map { row in
+                ArchiveTrip(name: row["name"], subtitle: row["subtitle"], collection: row["collection"],
+                            creationDate: row["creation_date"], activities: activities[row["id"]] ?? [])
+            })
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Imaging
+
+/// Why an uploaded photo is refused, in words for the person who chose it.
+enum PhotoProblem: Equatable {
+    case unsupportedType
+    case tooLarge(byteCount: Int, limit: Int)
+    case tooManyPixels(width: Int, height: Int, limit: Int)
+    case damaged
+
+    /// The user's problems among imaging errors; nil for failures of the app itself
+    /// (storage, libvips), which stay errors rather than form messages.
+    init?(_ error: ImagingError) {
+        switch error {
+        case .unsupportedType: self = .unsupportedType
+        case .tooManyPixels(let width, let height, let limit): self = .tooManyPixels(width: width, height: height, limit: limit)
+        case .corrupt: self = .damaged
+        case .unreadable, .processingFailed, .invalidStoredName, .storageFailed: return nil
+        }
+    }
+
+    var message: String {
+        switch self {
+        case .unsupportedType:
+            "That file isn't a supported image (JPEG, PNG, WebP, HEIC)."
+        case .tooLarge(let byteCount, let limit):
+            "That photo is \(Self.megabytes(byteCount)) MB; the limit is \(Self.megabytes(limit)) MB."
+        case .tooManyPixels(let width, let height, let limit):
+            "That image is \(width)×\(height) pixels; the limit is \(Self.megapixels(limit)) megapixels."
+        case .damaged:
+            "That image is damaged or incomplete and can't be read. Try exporting it again."
+        }
+    }
+
+    var validationError: ValidationError {
+        ValidationError(field: "photo", message: message)
+    }
+
+    /// Megabytes of 1,048,576 bytes, like the `--max-photo-mb` option; one decimal when needed.
+    static func megabytes(_ bytes: Int) -> String {
+        trimmed(Double(bytes) / (1024 * 1024))
+    }
+
+    private static func megapixels(_ pixels: Int) -> String {
+        trimmed(Double(pixels) / 1_000_000)
+    }
+
+    private static func trimmed(_ value: Double) -> String {
+        let tenths = (value * 10).rounded() / 10
+        return tenths == tenths.rounded() ? String(Int(tenths)) : String(format: "%.1f", tenths)
+    }
+}

@@ -1,0 +1,49 @@
+import Imaging
+import Persistence
+
+extension WishlistQuery where Value == TripThumbnail? {
+    /// The trip's inline thumbnail; nil when the trip or its photo does not exist.
+    public static func thumbnail(tripID: Int64) -> Self {
+        Self(tables: ["Trip"]) { connection in
+            guard let row = try connection.fetchOne("""
+                SELECT thumbnail, thumbnail_format, photo_version FROM Trip WHERE id = ? AND thumbnail IS NOT NULL
+                """, [tripID]),
+                let format = ImageFormat(rawValue: try row.decode("thumbnail_format")) else { return nil }
+            return TripThumbnail(bytes: try row.decode("thumbnail"), format: format, version: try row.decode("photo_version"))
+        }
+    }
+}
+
+extension WishlistQuery where Value == TripPhotoFile? {
+    /// The file to send for the trip's full photo; nil when the trip or its photo does not exist.
+    public static func photoFile(tripID: Int64) -> Self {
+        Self(tables: ["Trip", "TripImage"]) { connection in
+            guard let row = try connection.fetchOne("""
+                SELECT TripImage.file_name, TripImage.media_type, TripImage.display_file_name, Trip.photo_version
+                FROM Trip JOIN TripImage ON TripImage.id = Trip.image_id WHERE Trip.id = ?
+                """, [tripID]) else { return nil }
+            let version: String = try row.decode("photo_version")
+            if let rendition: String = try row.decode("display_file_name") {
+                return TripPhotoFile(fileName: rendition, format: .jpeg, version: version)
+            }
+            guard let format = ImageFormat(mediaType: try row.decode("media_type")) else { return nil }
+            return TripPhotoFile(fileName: try row.decode("file_name"), format: format, version: version)
+        }
+    }
+}
+
+extension WishlistStore {
+    public func thumbnail(tripID: Trip.ID) throws -> TripThumbnail? {
+        try fetch(.thumbnail(tripID: tripID))
+    }
+
+    public func photoFile(tripID: Trip.ID) throws -> TripPhotoFile? {
+        try fetch(.photoFile(tripID: tripID))
+    }
+
+    /// Deletes photo files no row references (left by a crash, or by an import that replaced the
+    /// trips) and lists referenced files that are missing. Meant for startup, off the serving path.
+    public func sweepPhotos() throws -> PhotoSweep {
+        try photos.sweep { try database.read(PhotoRows.referencedFiles) }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Glibc
+import HTTPServer
+import WishlistCore
+@testable import WishlistWeb
+
+/// The real app on an ephemeral loopback port over a fresh seeded data directory, built the way
+/// `wishlist serve` builds it. Stopped and removed by `stop()`.
+final class LiveServer {
+    let directory: String
+    let store: WishlistStore
+    let app: WishlistApp
+    let server: Server
+
+    var port: Int { server.port }
+    var databasePath: String { directory + "/wishlist.sqlite" }
+
+    /// The folder holding `Templates/` and `Public/`: the package root, three levels above this file.
+    static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    init(heartbeatInterval: Double = 15, watchExternalChanges: Bool = false) throws {
+        directory = NSTemporaryDirectory() + "WishlistWebTests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        store = try WishlistStore(path: directory + "/wishlist.sqlite")
+        if watchExternalChanges { store.database.startWatchingExternalChanges(interval: .milliseconds(20)) }
+        app = try WishlistApp(store: store, configuration: WishlistApp.Configuration(resourcesDirectory: Self.resources))
+        var configuration = Server.Configuration(port: 0, threadCount: 2, heartbeatInterval: heartbeatInterval)
+        let app = app
+        configuration.errorPage = { status, message, request in app.errorPage(status: status, message: message, request: request) }
+        server = Server(configuration: configuration, responder: try app.makeResponder())
+        try server.start()
+    }
+
+    func stop() {
+        server.stop()
+        app.shutdown()
+        store.close()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// The seeded activity called `name`.
+    func activity(named name: String) throws -> Activity {
+        guard let match = try store.search(name).activities.first(where: { $0.activity.name == name }) else {
+            throw TestClient.Failure(description: "no seeded activity “\(name)”")
+        }
+        return match.activity
+    }
+
+    /// The seeded trip called `name`.
+    func trip(named name: String) throws -> Trip {
+        guard let trip = try store.search(name).trips.first(where: { $0.name == name }) else {
+            throw TestClient.Failure(description: "no seeded trip “\(name)”")
+        }
+        return trip
+    }
+
+    /// The seed has 9 completed activities: this one is the 10th, which earns "10 Activities".
+    static let tenthActivity = "Surf at Pleasure Point"
+
+    /// Polls `condition` for up to five seconds.
+    func waitUntil(_ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(5)
+        while try !condition() {
+            guard Date() < deadline else { return false }
+            usleep(2_000)
+        }
+        return true
+    }
+}
+
+/// Raises this process' open-file limit to its hard limit (thousands of sockets, both ends here).
+func raiseOpenFileLimit() -> Int {
+    var limit = rlimit()
+    getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    limit.rlim_cur = limit.rlim_max
+    setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    return Int(limit.rlim_cur)
+}
