@@ -25,6 +25,8 @@ start_nginx() {
     local dir=$1 port=$2 workers=${3:-1} directives=${4:-}
     local conf
     conf=$(mktemp -d)
+    # Started as root, nginx serves as "nobody": a mktemp directory (mode 700) would give 403s.
+    chmod -R a+rX "$dir"
     cat >"$conf/nginx.conf" <<NGINX
 worker_processes $workers;
 daemon off;
@@ -44,16 +46,21 @@ NGINX
     wait_for_port "$port"
 }
 
+# Fails the awk step (and so the script, under pipefail) when wrk saw non-2xx/3xx answers: a
+# fast 403 must never pass for a measurement. Socket errors (timeouts) are reported only.
+wrk_errors='/Socket errors/ { print "wrk: " $0 > "/dev/stderr" }
+    /Non-2xx/ { print "wrk: " $0 > "/dev/stderr"; failed = 1 } END { if (failed) exit 1 }'
+
 # wrk_rps URL [connections] [seconds] [wrk options...]: prints requests/s.
 wrk_rps() {
     local url=$1 connections=${2:-64} seconds=${3:-5}
-    wrk -t2 -c"$connections" -d"${seconds}s" "${@:4}" "$url" | awk '/Requests\/sec/ {print $2}'
+    wrk -t2 -c"$connections" -d"${seconds}s" "${@:4}" "$url" | awk "$wrk_errors"'/Requests\/sec/ {print $2}'
 }
 
 # wrk_latency URL connections seconds: prints "rps p50ms p99ms".
 wrk_latency() {
     local url=$1 connections=$2 seconds=$3
-    wrk -t2 -c"$connections" -d"${seconds}s" --latency "$url" | awk '
+    wrk -t2 -c"$connections" -d"${seconds}s" --latency "$url" | awk "$wrk_errors"'
         /Requests\/sec/ {rps=$2}
         /^ +50%/ {p50=$2} /^ +99%/ {p99=$2}
         function ms(v) { if (v ~ /us$/) return v/1000; if (v ~ /ms$/) return v+0; if (v ~ /s$/) return v*1000; return v }
