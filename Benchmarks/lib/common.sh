@@ -25,9 +25,9 @@ start_nginx() {
     local dir=$1 port=$2 workers=${3:-1} directives=${4:-}
     local conf
     conf=$(mktemp -d)
-    # Started as root, nginx serves as "nobody": a mktemp directory (mode 700) would give 403s.
-    chmod -R a+rX "$dir"
+    # Started as root, nginx would serve as "nobody" and get 403s from a mode-700 mktemp folder.
     cat >"$conf/nginx.conf" <<NGINX
+$( [[ $(id -u) == 0 ]] && echo "user root;" )
 worker_processes $workers;
 daemon off;
 error_log $conf/error.log;
