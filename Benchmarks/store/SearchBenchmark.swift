@@ -37,22 +37,13 @@ struct SearchBenchmark {
         let pattern = "%\(needle)%"
         try store.database.read { connection in
             _ = try connection.fetchAll(Trip.self, """
-                SELECT \(Self.tripColumns) FROM Trip WHERE name_folded LIKE ?
+                SELECT \(Trip.selection) FROM Trip WHERE name_folded LIKE ?
                 ORDER BY name_folded, name, id LIMIT 50
                 """, [pattern])
             _ = try connection.fetchAll("""
-                SELECT \(Self.activityColumns), Trip.name AS trip_name FROM Activity JOIN Trip ON Trip.id = Activity.trip_id
+                SELECT \(Activity.selection), Trip.name AS trip_name FROM Activity JOIN Trip ON Trip.id = Activity.trip_id
                 WHERE Activity.name_folded LIKE ? ORDER BY Activity.name_folded, Activity.name, Activity.id LIMIT 100
                 """, [pattern]).map { (try Activity(row: $0), try $0.decode("trip_name", as: String.self)) }
         }
     }
-
-    // The columns the store's search selects (Trip.selection and Activity.selection).
-    private static let tripColumns = """
-        Trip.id, Trip.name, Trip.subtitle, Trip.collection, Trip.creation_date, Trip.activity_count,
-        Trip.completed_activity_count, Trip.is_complete, Trip.thumbnail IS NOT NULL AS has_thumbnail, Trip.image_id
-        """
-    private static let activityColumns = """
-        Activity.id, Activity.trip_id, Activity.name, Activity.is_complete, Activity.date_created, Activity.date_edited
-        """
 }
