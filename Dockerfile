@@ -19,5 +19,6 @@ COPY Templates /app/Templates
 COPY Public /app/Public
 VOLUME /data
 EXPOSE 8080
-# Inside a container the published port arrives on the container's own interface, not loopback.
+# Inside a container the published port arrives on the container's own interface, not loopback,
+# so the app insists on a password: docker run -e WISHLIST_PASSWORD=… -p 127.0.0.1:8080:8080 -v wishlist:/data IMAGE
 ENTRYPOINT ["wishlist", "serve", "--host", "0.0.0.0", "--port", "8080", "--data-dir", "/data", "--resources", "/app"]

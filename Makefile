@@ -36,3 +36,8 @@ bench:
 
 clean:
 	rm -rf .build
+
+# The security and bad-input tests alone (README, "Security").
+.PHONY: security-test
+security-test:
+	$(SWIFT) test --filter 'SecurityTests|BadInputTests|ServePasswordTests|PasswordProtectionTests|MalformedRequestTests|MiddlewareTests'

@@ -94,3 +94,7 @@ static inline int shim_vips_convsep_integer(VipsImage *in, VipsImage **out, Vips
 static inline int shim_vips_crop(VipsImage *in, VipsImage **out, int left, int top, int width, int height) {
     return vips_crop(in, out, left, top, width, height, NULL);
 }
+/// Converts from the image's embedded ICC profile to sRGB.
+static inline int shim_vips_icc_to_srgb(VipsImage *in, VipsImage **out) {
+    return vips_icc_transform(in, out, "srgb", "embedded", TRUE, NULL);
+}

@@ -11,12 +11,12 @@ public struct CSRFProtection: Middleware {
     public init() {}
 
     public func respond(to request: Request, next: Handler) throws -> Response {
-        let existing = request.cookies[Self.cookieName].flatMap { Self.isWellFormed($0) ? $0 : nil }
+        let existing = request.cookies[Self.cookieName].flatMap { SecretToken.isWellFormed($0) ? $0 : nil }
         if request.method.isUnsafe {
             try check(request, cookieToken: existing)
         }
         var request = request
-        let token = existing ?? Self.makeToken()
+        let token = existing ?? SecretToken.make()
         request.csrfToken = token
         var response = try next(request)
         if existing == nil {
@@ -36,7 +36,7 @@ public struct CSRFProtection: Middleware {
         }
         guard let cookieToken,
               let sent = request.headers[Self.headerName] ?? request.form[Self.fieldName],
-              Self.constantTimeEquals(sent, cookieToken) else {
+              SecretToken.constantTimeEquals(sent, cookieToken) else {
             throw Self.refusal
         }
     }
@@ -49,35 +49,4 @@ public struct CSRFProtection: Middleware {
         guard let separator = origin.range(of: "://") else { return nil }
         return origin[separator.upperBound...].lowercased()
     }
-
-    private static func isWellFormed(_ token: String) -> Bool {
-        token.utf8.count == 64 && token.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
-    }
-
-    /// 32 random bytes as hex, from the system's cryptographic generator.
-    static func makeToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        var random = (generator.next() as UInt64, generator.next() as UInt64, generator.next() as UInt64,
-                      generator.next() as UInt64)
-        return withUnsafeBytes(of: &random) { bytes in
-            String(unsafeUninitializedCapacity: 64) { hex in
-                for (index, byte) in bytes.enumerated() {
-                    hex[2 * index] = hexDigits[Int(byte >> 4)]
-                    hex[2 * index + 1] = hexDigits[Int(byte & 0x0f)]
-                }
-                return 64
-            }
-        }
-    }
-
-    /// Compares without returning early, so timing does not reveal how much of a guess matched.
-    static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
-        let left = Array(lhs.utf8), right = Array(rhs.utf8)
-        guard left.count == right.count else { return false }
-        var difference: UInt8 = 0
-        for index in left.indices { difference |= left[index] ^ right[index] }
-        return difference == 0
-    }
 }
-
-private let hexDigits = Array("0123456789abcdef".utf8)

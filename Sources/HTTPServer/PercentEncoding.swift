@@ -28,14 +28,26 @@ enum PercentEncoding {
         return String(validating: bytes, as: UTF8.self)
     }
 
-    /// Parses `a=1&b=2` (query strings and `application/x-www-form-urlencoded` bodies).
-    /// Pairs that do not decode are dropped rather than failing the whole request.
+    /// Parses `a=1&b=2` (query strings). Pairs that do not decode are dropped rather than
+    /// failing the whole request.
     static func parseFields(_ text: some StringProtocol) -> FieldList {
+        parse(text, droppingUndecodable: true) ?? FieldList()
+    }
+
+    /// Parses an `application/x-www-form-urlencoded` body; nil when any pair does not decode
+    /// (a form field must never silently go missing: that would read as an empty field).
+    static func parseForm(_ text: some StringProtocol) -> FieldList? {
+        parse(text, droppingUndecodable: false)
+    }
+
+    private static func parse(_ text: some StringProtocol, droppingUndecodable: Bool) -> FieldList? {
         var fields = FieldList()
         for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = decode(parts[0], plusAsSpace: true),
-                  let value = decode(parts.count > 1 ? parts[1] : "", plusAsSpace: true) else { continue }
+                  let value = decode(parts.count > 1 ? parts[1] : "", plusAsSpace: true) else {
+                if droppingUndecodable { continue } else { return nil }
+            }
             fields.append(name, value)
         }
         return fields

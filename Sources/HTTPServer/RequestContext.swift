@@ -86,10 +86,10 @@ final class RequestContext {
         case .none:
             break
         case .bytes where contentType.hasPrefix("application/x-www-form-urlencoded"):
-            guard let text = String(validating: bodyBytes, as: UTF8.self) else {
+            guard let text = String(validating: bodyBytes, as: UTF8.self), let form = PercentEncoding.parseForm(text) else {
                 return .failure(HTTPError(.badRequest, "The form data is not valid UTF-8 text."))
             }
-            request.form = PercentEncoding.parseFields(text)
+            request.form = form
         case .bytes:
             request.body = bodyBytes
         case .multipart(let multipart):

@@ -27,6 +27,14 @@ public struct SecurityHeaders: Middleware {
         }
     }
 
+    /// `response` with the headers added, for responses made outside the middleware chain
+    /// (the server's own refusals of requests it could not read).
+    public func applied(to response: Response) -> Response {
+        var response = response
+        apply(to: &response.headers)
+        return response
+    }
+
     private func apply(to target: inout HTTPHeaders) {
         for (name, value) in headers where !target.contains(name) { target[name] = value }
     }

@@ -63,6 +63,7 @@ public struct Thumbnailer: Sendable {
 
     /// A small upright picture whose longer side is at most `maxSide` (never enlarged).
     public func makeThumbnail(path: String, maxSide: Int = 480, format: OutputFormat = .jpeg, quality: Int = 80) throws -> EncodedImage {
+        precondition(maxSide > 0 && (1...100).contains(quality), "maxSide must be positive and quality 1–100")
         _ = try inspect(path: path)
         defer { Imaging.releaseThreadResources() }
         // The pipeline runs while encoding, so decoding errors surface there too. fail_on=error:
@@ -71,7 +72,7 @@ public struct Thumbnailer: Sendable {
             let image = try VipsImageRef.make {
                 shim_vips_thumbnail(path, $0, Int32(maxSide), Int32(maxSide), VIPS_SIZE_DOWN, VIPS_FAIL_ON_ERROR)
             }
-            return try encode(image.withoutMetadata(), as: format, quality: Int32(quality))
+            return try encode(image.convertedToSRGB().withoutMetadata(), as: format, quality: Int32(quality))
         } catch ImagingError.processingFailed(let detail) {
             throw ImagingError.corrupt(detail)  // encoding accepted pixels into memory does not fail by itself
         }

@@ -43,6 +43,15 @@ final class VipsImageRef {
         return names
     }
 
+    /// The picture in sRGB when it carries a colour profile (Display P3 from phones, Adobe RGB,
+    /// CMYK), so removing the profile afterwards does not change its colours. vips_thumbnail
+    /// keeps the source's colour space. A profile libvips cannot use leaves the pixels as they are.
+    func convertedToSRGB() -> VipsImageRef {
+        guard vips_image_get_typeof(pointer, "icc-profile-data") != 0 else { return self }
+        guard let converted = try? VipsImageRef.make({ shim_vips_icc_to_srgb(pointer, $0) }) else { return self }
+        return converted
+    }
+
     /// A copy without metadata (EXIF with GPS, XMP, IPTC, ICC, comments, orientation).
     /// Removing the fields rather than relying on the savers' `strip` is what keeps WebP clean:
     /// webpsave ignores `strip` in libvips 8.14.

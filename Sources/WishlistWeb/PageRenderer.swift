@@ -25,6 +25,8 @@ enum Tab: String, CaseIterable, Sendable {
 /// Renders screens inside the layout: adds what every page needs (tabs, CSRF token, live topics).
 struct PageRenderer: Sendable {
     let templates: TemplateLibrary
+    /// The session cookie when the server has a password: pages signed in with it offer to sign out.
+    var sessionCookieName: String?
 
     func page(
         _ template: String, for request: Request, tab: Tab?, live: LiveSubscription? = nil,
@@ -32,6 +34,7 @@ struct PageRenderer: Sendable {
     ) throws -> Response {
         var context = context
         context["csrfToken"] = .string(request.csrfToken ?? "")
+        context["canSignOut"] = .bool(sessionCookieName.map { request.cookies[$0] != nil } ?? false)
         context["tabs"] = .array(Tab.allCases.map { item in
             ["id": .string(item.rawValue), "label": .string(item.label), "href": .string(item.href), "current": .bool(item == tab)]
         })
@@ -77,9 +80,12 @@ struct PageRenderer: Sendable {
         case 403: "Request refused"
         case 404: "Not found"
         case 405: "Not allowed here"
-        case 411, 413: "Upload too large"
+        case 401: "Please sign in"
+        case 411: "Upload needs a length"
+        case 413: "Upload too large"
         case 421: "Wrong address"
         case 422: "Please check your input"
+        case 429: "Too many attempts"
         case 507: "The disk is full"
         case 500...: "Something went wrong"
         default: "Something went wrong"

@@ -14,9 +14,14 @@ public final class WishlistApp: Sendable {
         public var allowedHosts: [String] = []
         /// The largest photo upload accepted, in bytes.
         public var maxPhotoBytes = 30 * 1024 * 1024
+        /// When set, every page needs a session from the login page (required beyond loopback).
+        public var password: String?
+        /// Sessions and the limit on wrong passwords, when `password` is set.
+        public var passwordOptions = PasswordProtection.Options()
 
         public init(resourcesDirectory: URL) {
             self.resourcesDirectory = resourcesDirectory
+            passwordOptions.sessionCookieName = "wishlist_session"
         }
     }
 
@@ -31,7 +36,8 @@ public final class WishlistApp: Sendable {
         let templates = try TemplateLibrary(
             directory: configuration.resourcesDirectory.appendingPathComponent("Templates"),
             reload: configuration.reloadTemplates)
-        self.pages = PageRenderer(templates: templates)
+        self.pages = PageRenderer(templates: templates,
+                                  sessionCookieName: configuration.password == nil ? nil : configuration.passwordOptions.sessionCookieName)
         self.live = try LiveUpdates(store: store, pages: pages)
     }
 
@@ -51,27 +57,35 @@ public final class WishlistApp: Sendable {
         return router
     }
 
-    /// The whole request pipeline, outermost first. Host validation runs before anything
-    /// else so a rebinding page learns nothing, not even whether a static file exists.
+    /// The whole request pipeline, outermost first. Security headers go on every answer, the
+    /// refusals below included. Host validation runs before anything else that reads the
+    /// request, so a rebinding page learns nothing, not even whether a static file exists.
+    /// With a password, only the login page and static files are served without a session.
     public func makeResponder() throws -> Handler {
-        let middleware: [any Middleware] = [
+        var middleware: [any Middleware] = [
             AccessLog(),
-            HostValidation(additionalHosts: configuration.allowedHosts),
             SecurityHeaders(),
+            HostValidation(additionalHosts: configuration.allowedHosts),
             try StaticFiles(root: configuration.resourcesDirectory.appendingPathComponent("Public").path, prefix: "/static/"),
             CSRFProtection(),
         ]
+        if let password = configuration.password {
+            let loginPage = LoginPage(pages: pages)
+            middleware.append(PasswordProtection(password: password, options: configuration.passwordOptions,
+                                                 loginPage: loginPage.render))
+        }
         let router = makeRouter()
         return chain(middleware, to: router.respond(to:))
     }
 
-    /// Renders HTTP errors raised anywhere below as the app's own error page.
+    /// Renders HTTP errors raised anywhere below as the app's own error page, with the security
+    /// headers even when the server refused the request before the middleware saw it.
     public func errorPage(status: HTTPStatus, message: String, request: Request?) -> Response {
         // Only a photo makes a form this large; the server's own limit adds room for the other fields.
         let message = status == .payloadTooLarge
             ? "That photo is too large. Photos can be up to \(configuration.maxPhotoBytes / (1024 * 1024)) MB."
             : message
-        return pages.errorPage(status: status, message: message, request: request)
+        return SecurityHeaders().applied(to: pages.errorPage(status: status, message: message, request: request))
     }
 
     public func shutdown() {

@@ -8,6 +8,7 @@ struct ServeCommand {
     let invocation: Invocation
 
     func run() throws {
+        let policy = try ListenPolicy(host: invocation.host, environment: ProcessInfo.processInfo.environment)
         let resources = URL(fileURLWithPath: invocation.resourcesDirectory)
         for folder in ["Templates", "Public"] where !FileManager.default.fileExists(atPath: resources.appendingPathComponent(folder).path) {
             throw Invocation.UsageError(description: "There is no \(folder)/ folder in \(resources.path). Run from the project folder or pass --resources DIR.")
@@ -19,7 +20,8 @@ struct ServeCommand {
 
         var webConfiguration = WishlistApp.Configuration(resourcesDirectory: resources)
         webConfiguration.reloadTemplates = invocation.reload
-        webConfiguration.allowedHosts = invocation.allowedHosts
+        webConfiguration.allowedHosts = invocation.allowedHosts + policy.extraHosts
+        webConfiguration.password = policy.password
         webConfiguration.maxPhotoBytes = maxPhotoBytes
         let app = try WishlistApp(store: store, configuration: webConfiguration)
 

@@ -29,10 +29,13 @@ def free_port():
 
 
 class WishlistServer:
-    """One server process over one data directory; restartable to prove persistence."""
+    """One server process over one data directory; restartable to prove persistence.
+    `environment` adds variables (e.g. WISHLIST_PASSWORD); `ready_path` answers 200 once it serves."""
 
-    def __init__(self, data_dir: Path):
+    def __init__(self, data_dir: Path, environment=None, ready_path="/"):
         self.data_dir = data_dir
+        self.environment = {**os.environ, **(environment or {})}
+        self.ready_path = ready_path
         self.port = free_port()
         self.process = None
         self.log = data_dir.parent / "server.log"
@@ -44,13 +47,13 @@ class WishlistServer:
     def start(self):
         self.process = subprocess.Popen(
             [str(BINARY), "serve", "--port", str(self.port), "--data-dir", str(self.data_dir), "--resources", str(ROOT)],
-            stdout=open(self.log, "a"), stderr=subprocess.STDOUT, cwd=ROOT)
+            stdout=open(self.log, "a"), stderr=subprocess.STDOUT, cwd=ROOT, env=self.environment)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log.read_text()}")
             try:
-                urllib.request.urlopen(self.url + "/", timeout=1).read()
+                urllib.request.urlopen(self.url + self.ready_path, timeout=1).read()
                 return
             except OSError:
                 time.sleep(0.05)

@@ -72,6 +72,13 @@ import Testing
         #expect(throws: ImagingError.unsupportedType(detected)) { try thumbnailer.makeThumbnail(path: path) }
     }
 
+    @Test func libvipsItselfRefusesUntrustedLoaders() throws {
+        // A second line of defence behind type detection: this libvips can load SVG (librsvg),
+        // but not once `Imaging.initialize()` has blocked untrusted loaders.
+        let path = try fixtures.write(#"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/>"#, as: "icon.svg")
+        #expect(throws: ImagingError.self) { try VipsImageRef.open(header: path) }
+    }
+
     @Test func avifIsRefused() throws {
         let path = try fixtures.save(fixtures.markedImage(), as: "picture.avif[compression=av1]")
         #expect(throws: ImagingError.unsupportedType("image/avif")) { try thumbnailer.inspect(path: path) }
@@ -125,6 +132,16 @@ import Testing
         let fields = try decode(thumbnail.bytes).fieldNames
         #expect(fields.filter { $0.hasPrefix("exif-") || $0 == "xmp-data" || $0 == "iptc-data" }.isEmpty, "\(fields)")
         #expect(!String(decoding: thumbnail.bytes, as: UTF8.self).localizedCaseInsensitiveContains("exif"))
+    }
+
+    @Test func colourProfileIsAppliedBeforeItIsRemoved() throws {
+        // The same numbers mean a more saturated red in Display P3 than in sRGB.
+        let untagged = try fixtures.save(fixtures.markedImage(), as: "srgb.jpg[Q=95]")
+        let displayP3 = try fixtures.save(fixtures.markedImage(), as: "p3.jpg[Q=95,profile=p3]")
+        let plainRed = try decode(thumbnailer.makeThumbnail(path: untagged, maxSide: 150).bytes).pixel(x: 5, y: 5)
+        let p3Red = try decode(thumbnailer.makeThumbnail(path: displayP3, maxSide: 150).bytes).pixel(x: 5, y: 5)
+        #expect(isClose(plainRed, Fixtures.red, tolerance: 12))
+        #expect(p3Red[0] > plainRed[0] + 8 && p3Red[1] < plainRed[1] - 15, "P3 red \(p3Red) vs sRGB red \(plainRed)")
     }
 
     @Test func twelveMegapixelPhotoMakesASmallThumbnail() throws {

@@ -1,0 +1,109 @@
+/// Lets only signed-in clients through, for a server reachable beyond this machine. A form at
+/// `loginPath` takes the password; the right one starts a server-side session (a random id in
+/// an HttpOnly, SameSite=Strict cookie, with an expiry); `logoutPath` (POST) ends it. Wrong
+/// passwords are limited per client address. Place it after `CSRFProtection`, so the login and
+/// logout forms are guarded against cross-site posts, and after `StaticFiles` if the login page
+/// needs its stylesheet.
+public struct PasswordProtection: Middleware {
+    public struct Options: Sendable {
+        public var loginPath = "/login"
+        public var logoutPath = "/logout"
+        /// Where a successful login goes.
+        public var homePath = "/"
+        /// Cookies are shared by every port of a host: a name of its own keeps another local
+        /// app's `session` cookie from replacing this one.
+        public var sessionCookieName = "session"
+        public var sessionLifetime: Duration = .seconds(12 * 60 * 60)
+        public var maxSessions = 1_000
+        /// Wrong passwords allowed per client address within `wrongAttemptWindow`.
+        public var wrongAttemptLimit = 5
+        public var wrongAttemptWindow: Duration = .seconds(60)
+
+        public init() {}
+    }
+
+    /// What the login page should show.
+    public struct LoginPrompt: Sendable {
+        public let status: HTTPStatus
+        /// Why the last attempt failed; nil on a first visit.
+        public let message: String?
+        /// Where the form posts (`loginPath`), with the password in `passwordFieldName`.
+        public let action: String
+    }
+
+    public typealias LoginPage = @Sendable (LoginPrompt, Request) throws -> Response
+
+    public static let passwordFieldName = "password"
+    public static let wrongPasswordMessage = "That password isn’t right."
+
+    private let password: String
+    private let options: Options
+    private let loginPage: LoginPage
+    private let sessions: SessionStore
+    private let wrongAttempts: AttemptLimiter
+
+    /// `password` must not be empty. `loginPage` renders the form (a single password field
+    /// posting to `prompt.action`) with the prompt's status and message.
+    public init(password: String, options: Options = Options(), loginPage: @escaping LoginPage) {
+        precondition(!password.isEmpty, "An empty password protects nothing.")
+        self.password = password
+        self.options = options
+        self.loginPage = loginPage
+        sessions = SessionStore(lifetime: options.sessionLifetime, capacity: options.maxSessions)
+        wrongAttempts = AttemptLimiter(limit: options.wrongAttemptLimit, window: options.wrongAttemptWindow)
+    }
+
+    public func respond(to request: Request, next: Handler) throws -> Response {
+        let session = request.cookies[options.sessionCookieName].flatMap { sessions.isValid($0) ? $0 : nil }
+        if request.path == options.loginPath { return try login(request, isSignedIn: session != nil) }
+        if request.path == options.logoutPath, request.method == .post { return logout(session) }
+        if session != nil { return try next(request) }
+        // A browser navigating gets the login page; scripts and event streams get a plain refusal.
+        if request.method == .get || request.method == .head, request.headers["Accept"]?.contains("text/html") == true {
+            return .redirect(to: options.loginPath)
+        }
+        throw HTTPError(.unauthorized, "Sign in first: this server needs a password.")
+    }
+
+    private func login(_ request: Request, isSignedIn: Bool) throws -> Response {
+        switch request.method {
+        case .get, .head:
+            return isSignedIn ? .redirect(to: options.homePath) : try prompt(.ok, nil, request)
+        case .post:
+            return try checkPassword(request)
+        default:
+            throw HTTPError(.methodNotAllowed, "Sign in with the form on this page.", headers: ["Allow": "GET, HEAD, POST"])
+        }
+    }
+
+    private func checkPassword(_ request: Request) throws -> Response {
+        let client = request.remoteAddress
+        if let wait = wrongAttempts.waitTime(for: client) {
+            let seconds = max(1, Int(wait.components.seconds) + (wait.components.attoseconds > 0 ? 1 : 0))
+            var response = try prompt(.tooManyRequests, "Too many wrong passwords. Try again in \(seconds) second\(seconds == 1 ? "" : "s").", request)
+            response.headers["Retry-After"] = String(seconds)
+            return response
+        }
+        guard SecretToken.constantTimeEquals(request.form[Self.passwordFieldName] ?? "", password) else {
+            wrongAttempts.recordFailure(for: client)
+            return try prompt(.forbidden, Self.wrongPasswordMessage, request)
+        }
+        wrongAttempts.reset(for: client)
+        return Response.redirect(to: options.homePath).settingCookie(sessionCookie(sessions.create(), maxAge: options.sessionLifetime.components.seconds))
+    }
+
+    private func logout(_ session: String?) -> Response {
+        if let session { sessions.end(session) }
+        return Response.redirect(to: options.loginPath).settingCookie(sessionCookie("", maxAge: 0))
+    }
+
+    private func sessionCookie(_ value: String, maxAge: Int64) -> Cookie {
+        Cookie(name: options.sessionCookieName, value: value, maxAge: Int(maxAge), httpOnly: true, sameSite: .strict)
+    }
+
+    private func prompt(_ status: HTTPStatus, _ message: String?, _ request: Request) throws -> Response {
+        var response = try loginPage(LoginPrompt(status: status, message: message, action: options.loginPath), request)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    }
+}

@@ -1,0 +1,38 @@
+/// Unguessable tokens (CSRF tokens, session ids) and comparisons that leak nothing through timing.
+enum SecretToken {
+    static let length = 64
+
+    /// 32 random bytes as hex, from the system's cryptographic generator.
+    static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        var random = (generator.next() as UInt64, generator.next() as UInt64, generator.next() as UInt64,
+                      generator.next() as UInt64)
+        return withUnsafeBytes(of: &random) { bytes in
+            String(unsafeUninitializedCapacity: length) { hex in
+                for (index, byte) in bytes.enumerated() {
+                    hex[2 * index] = hexDigits[Int(byte >> 4)]
+                    hex[2 * index + 1] = hexDigits[Int(byte & 0x0f)]
+                }
+                return length
+            }
+        }
+    }
+
+    /// True for text of the shape `make()` produces (so a forged cookie is never looked up or echoed).
+    static func isWellFormed(_ token: String) -> Bool {
+        token.utf8.count == length && token.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
+    }
+
+    /// Whether `guess` equals `secret`, in a time that depends only on the lengths: it never
+    /// returns early, so timing does not reveal how much of a guess matched.
+    static func constantTimeEquals(_ guess: String, _ secret: String) -> Bool {
+        let guessed = Array(guess.utf8), expected = Array(secret.utf8)
+        var difference: UInt8 = guessed.count == expected.count ? 0 : 1
+        for index in expected.indices {
+            difference |= (index < guessed.count ? guessed[index] : 0) ^ expected[index]
+        }
+        return difference == 0
+    }
+}
+
+private let hexDigits = Array("0123456789abcdef".utf8)
