@@ -41,6 +41,7 @@ let package = Package(
                           exclude: ["run"]),
         .executableTarget(name: "thumbnail-bench", dependencies: ["Imaging", "CVips", "CMagic"],
                           path: "Benchmarks/thumbnail", exclude: ["README.md", "run"]),
+        .executableTarget(name: "store-bench", dependencies: ["WishlistCore", "Persistence"], path: "Benchmarks/store"),
         .systemLibrary(name: "CLinuxExtras", path: "Benchmarks/sse/CLinuxExtras"),
         .executableTarget(name: "sse-bench", dependencies: ["CLinuxExtras"], path: "Benchmarks/sse",
                           exclude: ["README.md", "run", "CLinuxExtras"]),

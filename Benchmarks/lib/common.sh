@@ -19,12 +19,15 @@ wait_for_port() {
     return 1
 }
 
-# start_nginx DIR PORT WORKERS: serves DIR as static files; sets NGINX_PID.
+# start_nginx DIR PORT WORKERS [DIRECTIVES]: serves DIR as static files, with extra http-level
+# DIRECTIVES (e.g. "gzip on;"); sets NGINX_PID.
 start_nginx() {
-    local dir=$1 port=$2 workers=${3:-1}
+    local dir=$1 port=$2 workers=${3:-1} directives=${4:-}
     local conf
     conf=$(mktemp -d)
+    # Started as root, nginx would serve as "nobody" and get 403s from a mode-700 mktemp folder.
     cat >"$conf/nginx.conf" <<NGINX
+$( [[ $(id -u) == 0 ]] && echo "user root;" )
 worker_processes $workers;
 daemon off;
 error_log $conf/error.log;
@@ -34,6 +37,7 @@ http {
     access_log off;
     include /etc/nginx/mime.types;
     sendfile on; tcp_nopush on; keepalive_requests 1000000;
+    $directives
     server { listen 127.0.0.1:$port; root $dir; }
 }
 NGINX
@@ -42,16 +46,21 @@ NGINX
     wait_for_port "$port"
 }
 
-# wrk_rps URL [connections] [seconds]: prints requests/s.
+# Fails the awk step (and so the script, under pipefail) when wrk saw non-2xx/3xx answers: a
+# fast 403 must never pass for a measurement. Socket errors (timeouts) are reported only.
+wrk_errors='/Socket errors/ { print "wrk: " $0 > "/dev/stderr" }
+    /Non-2xx/ { print "wrk: " $0 > "/dev/stderr"; failed = 1 } END { if (failed) exit 1 }'
+
+# wrk_rps URL [connections] [seconds] [wrk options...]: prints requests/s.
 wrk_rps() {
     local url=$1 connections=${2:-64} seconds=${3:-5}
-    wrk -t2 -c"$connections" -d"${seconds}s" "$url" | awk '/Requests\/sec/ {print $2}'
+    wrk -t2 -c"$connections" -d"${seconds}s" "${@:4}" "$url" | awk "$wrk_errors"'/Requests\/sec/ {print $2}'
 }
 
 # wrk_latency URL connections seconds: prints "rps p50ms p99ms".
 wrk_latency() {
     local url=$1 connections=$2 seconds=$3
-    wrk -t2 -c"$connections" -d"${seconds}s" --latency "$url" | awk '
+    wrk -t2 -c"$connections" -d"${seconds}s" --latency "$url" | awk "$wrk_errors"'
         /Requests\/sec/ {rps=$2}
         /^ +50%/ {p50=$2} /^ +99%/ {p99=$2}
         function ms(v) { if (v ~ /us$/) return v/1000; if (v ~ /ms$/) return v+0; if (v ~ /s$/) return v*1000; return v }

@@ -53,7 +53,7 @@ if arguments.count >= 3 {
 }
 
 let server = Server(configuration: Server.Configuration(port: port)) { _ in
-    .html(try templates.render("page", context))
+    .html(utf8: try templates.renderBytes("page", context))
 }
 try server.start()
 print("ready on \(server.port)")

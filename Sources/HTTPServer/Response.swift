@@ -31,7 +31,13 @@ public struct Response: Sendable {
     }
 
     public static func html(_ html: String, status: HTTPStatus = .ok) -> Response {
-        Response(status: status, headers: ["Content-Type": "text/html; charset=utf-8"], body: .bytes(Array(html.utf8)))
+        .html(utf8: Array(html.utf8), status: status)
+    }
+
+    /// HTML already encoded, such as a template's output: no round trip through `String`
+    /// (validating and copying a page's bytes twice was a tenth of its render time in a profile).
+    public static func html(utf8 bytes: [UInt8], status: HTTPStatus = .ok) -> Response {
+        Response(status: status, headers: ["Content-Type": "text/html; charset=utf-8"], body: .bytes(bytes))
     }
 
     public static func text(_ text: String, status: HTTPStatus = .ok) -> Response {

@@ -4,6 +4,8 @@ import Synchronization
 public struct Template: Sendable {
     public let name: String
     let nodes: [Node]
+    /// Kept to parse a thread's own copy (`PerThreadTemplates`).
+    let source: String
     /// The size of the last rendering: the next one reserves that much up front and never regrows.
     private let lastRenderedSize: RenderedSize
 
@@ -11,6 +13,7 @@ public struct Template: Sendable {
         let bytes = Array(source.utf8)
         self.name = name
         self.nodes = try Parser.parse(bytes, templateName: name)
+        self.source = source
         self.lastRenderedSize = RenderedSize(initial: bytes.count)
     }
 

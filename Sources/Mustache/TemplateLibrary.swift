@@ -7,7 +7,7 @@ import Synchronization
 public final class TemplateLibrary: Sendable {
     public static let fileExtension = "mustache"
 
-    private let fixedTemplates: [String: Template]
+    private let fixedTemplates: PerThreadTemplates
     /// Present in development mode: templates are re-read when their file changes.
     private let reloadingStore: ReloadingStore?
 
@@ -25,10 +25,10 @@ public final class TemplateLibrary: Sendable {
             templates[name] = try ReloadingStore.loadTemplate(path: path, name: name)
         }
         if reload {
-            fixedTemplates = [:]
+            fixedTemplates = PerThreadTemplates([:])
             reloadingStore = ReloadingStore(directory: directory, templates: templates, stamps: stamps)
         } else {
-            fixedTemplates = templates
+            fixedTemplates = PerThreadTemplates(templates)
             reloadingStore = nil
         }
     }
@@ -39,12 +39,12 @@ public final class TemplateLibrary: Sendable {
         for (name, source) in sources {
             templates[name] = try Template(source, name: name)
         }
-        fixedTemplates = templates
+        fixedTemplates = PerThreadTemplates(templates)
         reloadingStore = nil
     }
 
     public var templateNames: [String] {
-        (reloadingStore?.names ?? Array(fixedTemplates.keys)).sorted()
+        (reloadingStore?.names ?? Array(fixedTemplates.shared.keys)).sorted()
     }
 
     public func render(_ name: String, _ context: MustacheValue) throws(MustacheError) -> String {
@@ -73,7 +73,7 @@ public final class TemplateLibrary: Sendable {
     }
 
     func template(named name: String) throws(MustacheError) -> Template? {
-        guard let reloadingStore else { return fixedTemplates[name] }
+        guard let reloadingStore else { return fixedTemplates.templates[name] }
         return try reloadingStore.template(named: name)
     }
 }

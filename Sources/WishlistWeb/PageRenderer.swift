@@ -42,7 +42,7 @@ struct PageRenderer: Sendable {
             context["liveTopics"] = .string(live.topics.joined(separator: " "))
             context["liveSince"] = .string(String(live.since))
         }
-        var response = Response.html(try templates.render(template, .object(context)), status: status)
+        var response = Response.html(utf8: try templates.renderBytes(template, .object(context)), status: status)
         // Pages show data that changes; let the browser revalidate rather than guess.
         response.headers["Cache-Control"] = "no-cache"
         return response

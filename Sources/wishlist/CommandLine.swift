@@ -4,6 +4,7 @@ import Foundation
 struct Invocation {
     enum Command: String, CaseIterable {
         case serve, `import`, export, backup
+        case generateSample = "generate-sample"
     }
 
     var command: Command
@@ -15,6 +16,14 @@ struct Invocation {
     var allowedHosts: [String] = []
     var reload = false
     var maxPhotoMegabytes = 30
+    var sample = SampleSize()
+
+    /// The size and seed of a generated sample archive.
+    struct SampleSize {
+        var trips = 100_000
+        var activitiesPerTrip = 10
+        var seed: UInt64 = 1
+    }
 
     static let usage = """
     Wishlist: plan trips in your browser.
@@ -27,6 +36,9 @@ struct Invocation {
                                         write all trips, activities, goals and preferences as JSON
       wishlist backup PATH [--data-dir DIR]
                                         copy the live database and its photos into the folder PATH
+      wishlist generate-sample PATH [--trips N] [--activities-per-trip N] [--seed N]
+                                        write a large deterministic archive for benchmarks
+                                        (default 100000 trips, 10 activities each, seed 1)
       wishlist --help                   show this help
 
     Options for serve:
@@ -61,6 +73,13 @@ struct Invocation {
             }
             return value
         }
+        func number(for option: String, in range: ClosedRange<Int>) throws(UsageError) -> Int {
+            let text = try value(for: option)
+            guard let number = Int(text), range.contains(number) else {
+                throw UsageError(description: "\(option) must be a number from \(range.lowerBound) to \(range.upperBound), not “\(text)”.")
+            }
+            return number
+        }
         while let argument = remaining.popFirst() {
             switch argument {
             case "-h", "--help":
@@ -85,6 +104,12 @@ struct Invocation {
                     throw UsageError(description: "--max-photo-mb must be a number from 1 to 1024, not “\(text)”.")
                 }
                 invocation.maxPhotoMegabytes = megabytes
+            case "--trips":
+                invocation.sample.trips = try number(for: argument, in: 0...10_000_000)
+            case "--activities-per-trip":
+                invocation.sample.activitiesPerTrip = try number(for: argument, in: 0...1000)
+            case "--seed":
+                invocation.sample.seed = UInt64(try number(for: argument, in: 0...Int.max))
             case "--reload":
                 invocation.reload = true
             case let option where option.hasPrefix("-"):

@@ -12,6 +12,7 @@ do {
     case .import: try ArchiveCommands(invocation: invocation).importArchive()
     case .export: try ArchiveCommands(invocation: invocation).exportArchive()
     case .backup: try ArchiveCommands(invocation: invocation).backup()
+    case .generateSample: try SampleCommand(invocation: invocation).run()
     }
 } catch let error as Invocation.UsageError {
     FileHandle.standardError.write(Data("wishlist: \(error.description)\n".utf8))

@@ -190,4 +190,18 @@ import Testing
         #expect(throws: WishlistError.notFound(entity: "activity", id: 999)) { try test.store.deleteActivity(id: 999) }
         #expect(WishlistError.notFound(entity: "trip", id: 7).description == "There is no trip with id 7; it may have been deleted.")
     }
+
+    @Test func collectionTripCountsFollowAddsMovesAndDeletes() throws {
+        let test = try TestStore()
+        func counts() throws -> [Int] { try TripCollection.allCases.map { try test.store.tripCount(in: $0) } }
+        #expect(try counts() == [3, 3, 3, 3])  // the sample trips
+
+        let tripID = try test.store.addTrip(TripDraft(name: "Oslo", collection: .winterRetreats))
+        #expect(try counts() == [3, 3, 3, 4])
+        try test.store.updateTrip(id: tripID, draft: TripDraft(name: "Oslo", collection: .springEscapes))
+        #expect(try counts() == [4, 3, 3, 3])
+        try test.store.deleteTrip(id: tripID)
+        try test.deleteAllTrips()
+        #expect(try counts() == [0, 0, 0, 0])
+    }
 }

@@ -10,7 +10,7 @@ public struct Activity: Identifiable, Hashable, Sendable, FetchableRecord {
     public var dateCreated: Date
     public var dateEdited: Date
 
-    static let selection = """
+    public static let selection = """
         Activity.id, Activity.trip_id, Activity.name, Activity.is_complete, Activity.date_created, Activity.date_edited
         """
 

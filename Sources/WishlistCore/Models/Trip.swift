@@ -30,7 +30,7 @@ public struct Trip: Identifiable, Hashable, Sendable, FetchableRecord {
     }
 
     /// The columns `init(row:)` reads, qualified so that they work in joins.
-    static let selection = """
+    public static let selection = """
         Trip.id, Trip.name, Trip.subtitle, Trip.collection, Trip.creation_date, Trip.activity_count,
         Trip.completed_activity_count, Trip.is_complete, Trip.image_id,
         Trip.photo_version, Trip.thumbnail_width, Trip.thumbnail_height, Trip.photo_width, Trip.photo_height

@@ -23,6 +23,7 @@ enum Schema {
         Migration(version: 2, name: "photos: thumbnail and display sizes, content version, HEIC renditions, shared images") { connection in
             try connection.execute(photoColumns)
         },
+        collectionRows,
     ]
 
     /// Photos (see `PhotoLibrary`). The sizes and the content version live on the trip row so
@@ -223,7 +224,8 @@ extension Schema {
         return result
     }
 
-    /// Trip counters, goal progress (achievement dates: now, for goals achieved) and the search index.
+    /// Trip counters, collection counts, goal progress (achievement dates: now, for goals achieved)
+    /// and the search index.
     private static func recomputeDerivedData(on connection: Connection) throws {
         try connection.execute("""
             UPDATE Trip SET (activity_count, completed_activity_count) =
@@ -233,6 +235,8 @@ extension Schema {
                 WHEN 'trips' THEN (SELECT count(*) FROM Trip WHERE is_complete)
                 ELSE (SELECT count(*) FROM Trip WHERE is_complete AND Trip.collection = Goal.collection) END;
             UPDATE Goal SET date_achieved = CASE WHEN is_achieved THEN coalesce(date_achieved, \(now)) END;
+            UPDATE TripCollectionCount SET trip_count =
+                (SELECT count(*) FROM Trip WHERE Trip.collection = TripCollectionCount.collection);
             INSERT INTO TripSearch(TripSearch) VALUES ('delete-all');
             INSERT INTO TripSearch(rowid, name_folded) SELECT id, name_folded FROM Trip ORDER BY id;
             INSERT INTO ActivitySearch(ActivitySearch) VALUES ('delete-all');

@@ -35,9 +35,11 @@ extension WishlistQuery where Value == [Trip] {
 }
 
 extension WishlistQuery where Value == Int {
+    /// Kept by triggers (Schema.collectionRows): one lookup, however many trips there are.
     public static func tripCount(in collection: TripCollection) -> Self {
         Self(tables: ["Trip"]) { connection in
-            try connection.fetchScalar(Int.self, "SELECT count(*) FROM Trip WHERE collection = ?", [collection]) ?? 0
+            try connection.fetchScalar(Int.self, "SELECT trip_count FROM TripCollectionCount WHERE collection = ?",
+                                       [collection]) ?? 0
         }
     }
 }
