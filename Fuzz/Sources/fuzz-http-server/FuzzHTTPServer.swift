@@ -107,28 +107,17 @@ private final class ServerFixture: Sendable {
     }
 
     /// Sends the bytes on a new connection, half-closes it and reads until the server closes.
+    /// Calls interrupted by a signal (libFuzzer's timer) are retried.
     func exchange(_ bytes: [UInt8]) -> [UInt8] {
-        let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        precondition(socketDescriptor >= 0, "socket failed")
+        let socketDescriptor = connectToServer()
         defer { close(socketDescriptor) }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(socketDescriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(server.port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        precondition(connected == 0, "cannot connect to the server: errno \(errno)")
         var sent = 0
         while sent < bytes.count {
-            // The server may answer and close early (e.g. 413): a failed send ends the input.
             let count = bytes[sent...].withUnsafeBytes {
                 send(socketDescriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
             }
+            if count < 0 && errno == EINTR { continue }
+            // The server may answer and close early (e.g. 413): a failed send ends the input.
             if count <= 0 { break }
             sent += count
         }
@@ -141,8 +130,33 @@ private final class ServerFixture: Sendable {
                 reply += buffer[..<count]
                 continue
             }
+            if count < 0 && errno == EINTR { continue }
             precondition(count == 0 || errno != EAGAIN, "the server did not finish answering within 5 s")
             return reply
+        }
+    }
+
+    /// A connected socket with a 5 s receive timeout; a connect interrupted by a signal is
+    /// retried on a new socket.
+    private func connectToServer() -> Int32 {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(server.port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        while true {
+            let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            precondition(socketDescriptor >= 0, "socket failed")
+            var timeout = timeval(tv_sec: 5, tv_usec: 0)
+            setsockopt(socketDescriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            if connected == 0 { return socketDescriptor }
+            let failure = errno
+            close(socketDescriptor)
+            precondition(failure == EINTR, "cannot connect to the server: errno \(failure)")
         }
     }
 }
