@@ -23,15 +23,29 @@ struct TripPage {
 
     // MARK: Showing
 
+    /// A rename that could not be saved: shown again in its field, with the reason beside it.
+    struct RenameProblem {
+        let activityID: Int64
+        let typed: String
+        let message: String
+    }
+
     func show(_ request: Request, form: TripForm? = nil, newActivity: (value: String, error: String?)? = nil,
-              status: HTTPStatus = .ok) throws -> Response {
-        let id = try RecordID(request.parameters["id"], entity: "trip").value
-        let editing = request.query["edit"] == "1" || form != nil || newActivity != nil
+              rename: RenameProblem? = nil, status: HTTPStatus = .ok) throws -> Response {
+        try show(request, tripID: try RecordID(request.parameters["id"], entity: "trip").value,
+                 form: form, newActivity: newActivity, rename: rename, status: status)
+    }
+
+    func show(_ request: Request, tripID id: Int64, form: TripForm? = nil, newActivity: (value: String, error: String?)? = nil,
+              rename: RenameProblem? = nil, status: HTTPStatus = .ok) throws -> Response {
+        let editing = request.query["edit"] == "1" || form != nil || newActivity != nil || rename != nil
         let live = app.live.subscription(LiveTopicName.trip(id, editing: editing))
-        let trip = try trip(request)
+        guard let trip = try app.store.trip(id: id) else {
+            throw HTTPError(.notFound, "There is no trip number \(id). It may have been deleted.")
+        }
         var context: [String: MustacheValue] = [
             "trip": .object(Self.headerContext(trip)),
-            "list": .object(try listContext(trip, editing: editing)),
+            "list": .object(try listContext(trip, editing: editing, rename: rename)),
             "editing": .bool(editing),
         ]
         if editing {
@@ -68,13 +82,14 @@ struct TripPage {
         return context
     }
 
-    func listContext(_ trip: Trip, editing: Bool) throws -> [String: MustacheValue] {
+    func listContext(_ trip: Trip, editing: Bool, rename: RenameProblem?) throws -> [String: MustacheValue] {
         let order = try app.store.activitySortOrder()
         return Self.listContext(trip, activities: try app.store.activities(tripID: trip.id, sortedBy: order),
-                                order: order, editing: editing)
+                                order: order, editing: editing, rename: rename)
     }
 
-    static func listContext(_ trip: Trip, activities: [Activity], order: ActivitySortOrder, editing: Bool) -> [String: MustacheValue] {
+    static func listContext(_ trip: Trip, activities: [Activity], order: ActivitySortOrder, editing: Bool,
+                            rename: RenameProblem? = nil) -> [String: MustacheValue] {
         [
             "tripID": .int(Int(trip.id)),
             "editing": .bool(editing),
@@ -84,12 +99,18 @@ struct TripPage {
                 ["value": .string(option.rawValue), "label": .string(option.label), "selected": .bool(option == order)]
             }),
             "activities": .array(activities.map { activity in
-                [
+                var row: [String: MustacheValue] = [
                     "id": .int(Int(activity.id)),
                     "name": .string(activity.name),
+                    "editValue": .string(activity.name),
                     "isComplete": .bool(activity.isComplete),
                     "toggleValue": .string(activity.isComplete ? "false" : "true"),
                 ]
+                if let rename, rename.activityID == activity.id {
+                    row["editValue"] = .string(rename.typed)
+                    row["renameError"] = .string(rename.message)
+                }
+                return .object(row)
             }),
         ]
     }
@@ -145,10 +166,13 @@ struct TripPage {
 
     func renameActivity(_ request: Request) throws -> Response {
         let activity = try activity(request)
+        let typed = request.form["name"] ?? ""
         do {
-            try app.store.renameActivity(id: activity.id, name: request.form["name"] ?? "")
+            try app.store.renameActivity(id: activity.id, name: typed)
         } catch let error as ValidationError {
-            throw HTTPError(.unprocessableContent, "\(error.message) The activity keeps its name “\(activity.name)”.")
+            return try show(request, tripID: activity.tripID,
+                            rename: RenameProblem(activityID: activity.id, typed: typed, message: error.message),
+                            status: .unprocessableContent)
         }
         return .redirect(to: "/trips/\(activity.tripID)?edit=1")
     }

@@ -112,6 +112,14 @@ def test_edit_mode_adds_renames_and_deletes_activities(server, browser):
     rename.clear()
     rename.send_keys("Snowshoe hike at dawn", Keys.ENTER)
     wait_until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "input[value='Snowshoe hike at dawn']"))
+    # A blank name is refused beside its field, and the other activities are untouched.
+    blank = browser.find_element(By.CSS_SELECTOR, "input[value='Snowshoe hike at dawn']")
+    blank.clear()
+    blank.send_keys("   ", Keys.ENTER)
+    wait_until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".rename-form .field-error"))
+    assert browser.find_element(By.CSS_SELECTOR, ".rename-form .field-error").text == "Enter an activity name."
+    assert browser.find_element(By.CSS_SELECTOR, "input[aria-invalid='true']").get_attribute("name") == "name"
+    browser.get(browser.current_url.split("?")[0] + "?edit=1")
     browser.find_element(By.CSS_SELECTOR, "a[aria-label='Delete “Fondue at the hut”']").click()
     dialog = browser.find_element(By.CSS_SELECTOR, "dialog.alert")
     assert "Are you sure you want to delete this activity?" in dialog.text
