@@ -137,16 +137,13 @@ public final class Server: Sendable {
 
     /// Blocks until SIGINT or SIGTERM, then stops.
     public func runUntilSignal() {
-        let received = DispatchSemaphore(value: 0)
-        let sources = [SIGINT, SIGTERM].map { signalNumber in
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { received.signal() }
-            source.resume()
-            return source
-        }
-        received.wait()
-        sources.forEach { $0.cancel() }
+        // A handler that only writes to a pipe (async-signal-safe) is armed the moment `signal`
+        // returns, unlike a dispatch source, so a SIGTERM right after start is never lost.
+        let pipe = SignalPipe.shared
+        signal(SIGINT, forwardSignalToPipe)
+        signal(SIGTERM, forwardSignalToPipe)
+        var signalNumber: UInt8 = 0
+        while read(pipe.readEnd, &signalNumber, 1) < 0, errno == EINTR {}
         stop()
     }
 
@@ -206,4 +203,21 @@ public enum ServerError: Error, CustomStringConvertible {
         case .startFailed: "libmicrohttpd could not start"
         }
     }
+}
+
+/// The pipe that carries a received SIGINT/SIGTERM from the signal handler to `runUntilSignal`.
+private struct SignalPipe: Sendable {
+    let readEnd: Int32
+    let writeEnd: Int32
+
+    static let shared: SignalPipe = {
+        var ends: [Int32] = [0, 0]
+        precondition(pipe(&ends) == 0, "could not create the signal pipe")
+        return SignalPipe(readEnd: ends[0], writeEnd: ends[1])
+    }()
+}
+
+private func forwardSignalToPipe(_ signalNumber: Int32) {
+    var byte = UInt8(truncatingIfNeeded: signalNumber)
+    _ = write(SignalPipe.shared.writeEnd, &byte, 1)
 }
