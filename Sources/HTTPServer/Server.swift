@@ -119,8 +119,10 @@ public final class Server: Sendable {
         }
         guard let daemon = stopping.daemon?.pointer else { return }
         stopping.heartbeat?.pointer.cancel()
+        // Quiescing tells the pool's workers to drop the listening socket from their epoll sets,
+        // which they do on their next turn: closing it before the daemon stops let a worker hit
+        // a closed (or reused) descriptor, and libmicrohttpd aborts on that.
         let listenDescriptor = MHD_quiesce_daemon(daemon)
-        if listenDescriptor >= 0 { close(listenDescriptor) }
         // libmicrohttpd aborts when stopped with suspended connections: end every stream first.
         let open = streams.withLock { streams in
             streams.isStopping = true
@@ -132,6 +134,7 @@ public final class Server: Sendable {
             usleep(2_000)
         }
         MHD_stop_daemon(daemon)
+        if listenDescriptor >= 0 { close(listenDescriptor) }
         stopping.retainedSelf?.release()
     }
 
