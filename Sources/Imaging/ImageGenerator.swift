@@ -45,7 +45,7 @@ public enum ImageGenerator {
         guard width > 0, height > 0, (2...3).contains(colors.count) else {
             throw ImagingError.processingFailed("a generated picture needs a positive size and two or three colours")
         }
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         let (sceneWidth, sceneHeight) = ((width + detailDivisor - 1) / detailDivisor, (height + detailDivisor - 1) / detailDivisor)
         let scene = Scene(width: sceneWidth, height: sceneHeight,
                           coordinates: try .coordinates(width: sceneWidth, height: sceneHeight))
@@ -117,7 +117,7 @@ private struct Scene {
     }
 
     /// A band of `color` below a wavy skyline around `level`, with an anti-aliased edge.
-    func hills(on picture: VipsImageRef, color: RGBColor, level: Double, random: inout SeededRandom) throws -> VipsImageRef {
+    func hills(on picture: VipsImageRef, color: RGBColor, level: Double, random: inout SplitMix64) throws -> VipsImageRef {
         let waves = (0..<3).map { _ in
             (cycles: random.next(in: 0.5...3.5), phase: random.next(in: 0...(2 * .pi)), amplitude: random.next(in: 0.01...0.04))
         }
@@ -131,27 +131,5 @@ private struct Scene {
         let depthBelowSkyline = try coordinates.weightedSum([0, 1]).add(skyline)
         let mask = try depthBelowSkyline.linear([255], [0]).cast(VIPS_FORMAT_UCHAR)  // a one-pixel soft edge
         return try mask.blend(picture.constant(color.channels), over: picture)
-    }
-}
-
-/// SplitMix64: small, fast and the same on every platform, unlike the system generator.
-struct SeededRandom {
-    private var state: UInt64
-
-    init(seed: Int) {
-        state = UInt64(bitPattern: Int64(seed))
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func next(in range: ClosedRange<Double>) -> Double {
-        let unit = Double(next() >> 11) / Double(1 << 53)
-        return range.lowerBound + unit * (range.upperBound - range.lowerBound)
     }
 }

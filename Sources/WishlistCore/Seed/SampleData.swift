@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// Large, deterministic wishlists for benchmarks and load tests, written as archives that
 /// `wishlist import` (or `Backup.import`) loads.
@@ -29,20 +30,7 @@ public enum SampleData {
     }
 }
 
-/// A small, fast, seedable generator (SplitMix64): the same seed gives the same data on every machine.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
     mutating func pick<T>(_ choices: [T]) -> T {
         choices[Int(next() % UInt64(choices.count))]
     }
