@@ -13,6 +13,15 @@ public final class Database: Sendable {
     private let externalChangeWatcher = Mutex<ExternalChangeWatcher?>(nil)
     /// The thread inside `write`, to stop a nested write with a message instead of a deadlock.
     private let writingThread = Atomic<UInt>(0)
+    private let generationCounter = Atomic<UInt64>(0)
+
+    /// Moves after every write transaction of this process has ended (before `write` returns)
+    /// and whenever the external-change watcher sees another process' commit. A value computed
+    /// from reads that began after loading `generation` is current for as long as it stays equal
+    /// (`CommitScopedCache` relies on this).
+    public var generation: UInt64 {
+        generationCounter.load(ordering: .sequentiallyConsistent)
+    }
 
     /// Opens (creating if needed) the file at `path` and applies the pending `migrations`.
     /// Throws `MigrationError.schemaTooNew`, leaving the file untouched, when it comes from a newer build.
@@ -71,6 +80,9 @@ public final class Database: Sendable {
                 changeTracker.isCollecting = false
                 changeTracker.reset()
                 writingThread.store(0, ordering: .relaxed)
+                // After COMMIT (or ROLLBACK), never before: a reader that sees the new
+                // generation must also see the committed rows.
+                generationCounter.add(1, ordering: .sequentiallyConsistent)
             }
             var recorded: (token: Int64, tables: Set<String>)?
             let result = try connection.inTransaction("BEGIN IMMEDIATE") {
@@ -142,7 +154,8 @@ public final class Database: Sendable {
             try self?.writer.withConnection { connection in
                 (try connection.fetchScalar(Int64.self, "PRAGMA data_version") ?? 0, try HistoryStore.latestToken(connection))
             }
-        } onChange: { [notifier] token in
+        } onChange: { [weak self, notifier] token in
+            self?.generationCounter.add(1, ordering: .sequentiallyConsistent)
             notifier.post(DatabaseCommit(token: token, tables: [], isExternal: true))
         }
         externalChangeWatcher.withLock { running in

@@ -8,10 +8,10 @@ struct CollectionPage {
     static let pageSize = 48
 
     func register(on router: inout Router) {
-        router.get("/collections/:collection") { request in try show(request) }
+        router.get("/collections/:collection") { request in try app.pages.cached(request) { try render(request) } }
     }
 
-    func show(_ request: Request) throws -> Response {
+    func render(_ request: Request) throws -> RenderedPage {
         guard let collection = request.parameters["collection"].flatMap(TripCollection.init(rawValue:)) else {
             throw HTTPError(.notFound, "There is no such collection. The four are Spring Escapes, Summer Vibes, Fall Getaways and Winter Retreats.")
         }
@@ -29,6 +29,6 @@ struct CollectionPage {
         let base = "/collections/\(collection.rawValue)"
         if pageNumber > 1 { context["previousURL"] = .string("\(base)?page=\(pageNumber - 1)") }
         if pageNumber < pageCount { context["nextURL"] = .string("\(base)?page=\(pageNumber + 1)") }
-        return try app.pages.page("collection", for: request, tab: .wishlist, context)
+        return try app.pages.render("collection", for: request, tab: .wishlist, context)
     }
 }

@@ -7,14 +7,14 @@ struct GoalsPage {
     let app: WishlistApp
 
     func register(on router: inout Router) {
-        router.get("/goals") { request in try show(request) }
+        router.get("/goals") { request in try app.pages.cached(request) { try render(request) } }
     }
 
-    func show(_ request: Request) throws -> Response {
+    func render(_ request: Request) throws -> RenderedPage {
         let live = app.live.subscription([LiveTopicName.achievedGoals, LiveTopicName.upcomingGoals])
         var context = Self.achievedContext(try app.store.achievedGoals())
         context.merge(Self.upcomingContext(try app.store.upcomingGoals())) { $1 }
-        return try app.pages.page("goals", for: request, tab: .goals, live: live, context)
+        return try app.pages.render("goals", for: request, tab: .goals, live: live, context)
     }
 
     static func achievedContext(_ goals: [Goal]) -> [String: MustacheValue] {

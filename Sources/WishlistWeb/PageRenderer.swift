@@ -1,5 +1,6 @@
 import HTTPServer
 import Mustache
+import Persistence
 
 /// The three tabs of the app, in tab-bar order.
 enum Tab: String, CaseIterable, Sendable {
@@ -22,19 +23,48 @@ enum Tab: String, CaseIterable, Sendable {
     }
 }
 
-/// Renders screens inside the layout: adds what every page needs (tabs, CSRF token, live topics).
+/// Renders screens inside the layout: adds what every page needs (tabs, CSRF token, live topics),
+/// and keeps rendered pages until the next commit (`cached`).
 struct PageRenderer: Sendable {
     let templates: TemplateLibrary
     /// The session cookie when the server has a password: pages signed in with it offer to sign out.
     var sessionCookieName: String?
+    private let cache: CommitScopedCache<String, RenderedPage>
+    /// Stands in for the viewer's CSRF token while rendering. Random per process, so that no
+    /// name a user typed can contain it.
+    private let tokenPlaceholder = "csrf-placeholder-\(UInt64.random(in: .min ... .max))-\(UInt64.random(in: .min ... .max))"
+
+    /// Pages kept: a few per screen and trip visited; at 10–40 KB each, a few MB at most.
+    static let cachedPageLimit = 200
+
+    init(templates: TemplateLibrary, sessionCookieName: String?, database: Database) {
+        self.templates = templates
+        self.sessionCookieName = sessionCookieName
+        cache = CommitScopedCache(database: database, capacity: Self.cachedPageLimit)
+    }
 
     func page(
         _ template: String, for request: Request, tab: Tab?, live: LiveSubscription? = nil,
         status: HTTPStatus = .ok, _ context: [String: MustacheValue]
     ) throws -> Response {
+        try render(template, for: request, tab: tab, live: live, status: status, context).response(for: request)
+    }
+
+    /// The page for `request` (a GET whose answer depends only on its URL and the database) as
+    /// rendered since the last commit, or `render()`'s page, kept. Errors thrown are not kept.
+    func cached(_ request: Request, render: () throws -> RenderedPage) throws -> Response {
+        let key = "\(isSignedIn(request) ? "signed-in" : "anonymous") \(request.path)?\(request.rawQuery)"
+        return try cache.value(for: key, compute: render).response(for: request)
+    }
+
+    /// The page rendered for any viewer: `RenderedPage.response(for:)` puts in the viewer's token.
+    func render(
+        _ template: String, for request: Request, tab: Tab?, live: LiveSubscription? = nil,
+        status: HTTPStatus = .ok, _ context: [String: MustacheValue]
+    ) throws -> RenderedPage {
         var context = context
-        context["csrfToken"] = .string(request.csrfToken ?? "")
-        context["canSignOut"] = .bool(sessionCookieName.map { request.cookies[$0] != nil } ?? false)
+        context["csrfToken"] = .string(tokenPlaceholder)
+        context["canSignOut"] = .bool(isSignedIn(request))
         context["tabs"] = .array(Tab.allCases.map { item in
             ["id": .string(item.rawValue), "label": .string(item.label), "href": .string(item.href), "current": .bool(item == tab)]
         })
@@ -42,10 +72,11 @@ struct PageRenderer: Sendable {
             context["liveTopics"] = .string(live.topics.joined(separator: " "))
             context["liveSince"] = .string(String(live.since))
         }
-        var response = Response.html(utf8: try templates.renderBytes(template, .object(context)), status: status)
-        // Pages show data that changes; let the browser revalidate rather than guess.
-        response.headers["Cache-Control"] = "no-cache"
-        return response
+        return RenderedPage(status: status, html: try templates.renderBytes(template, .object(context)), placeholder: tokenPlaceholder)
+    }
+
+    private func isSignedIn(_ request: Request) -> Bool {
+        sessionCookieName.map { request.cookies[$0] != nil } ?? false
     }
 
     /// A partial rendered on its own, for live updates and in-place swaps. Forms inside carry

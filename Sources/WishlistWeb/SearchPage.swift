@@ -8,15 +8,15 @@ struct SearchPage {
     let app: WishlistApp
 
     func register(on router: inout Router) {
-        router.get("/search") { request in try show(request) }
+        router.get("/search") { request in try app.pages.cached(request) { try render(request) } }
     }
 
-    func show(_ request: Request) throws -> Response {
+    func render(_ request: Request) throws -> RenderedPage {
         let query = try SearchQuery(request.query["q"])
         let results = try app.store.search(query.text)
         var context = Self.resultsContext(results, query: query.text)
         context["query"] = .string(query.text)
-        return try app.pages.page("search", for: request, tab: .search, context)
+        return try app.pages.render("search", for: request, tab: .search, context)
     }
 
     static func resultsContext(_ results: SearchResults, query: String) -> [String: MustacheValue] {

@@ -9,7 +9,7 @@ struct TripPage {
     let app: WishlistApp
 
     func register(on router: inout Router) {
-        router.get("/trips/:id") { request in try show(request) }
+        router.get("/trips/:id") { request in try app.pages.cached(request) { try render(request) } }
         router.post("/trips/:id") { request in try update(request) }
         router.get("/trips/:id/delete") { request in try confirmDelete(request) }
         router.post("/trips/:id/delete") { request in try delete(request) }
@@ -30,14 +30,14 @@ struct TripPage {
         let message: String
     }
 
-    func show(_ request: Request, form: TripForm? = nil, newActivity: (value: String, error: String?)? = nil,
-              rename: RenameProblem? = nil, status: HTTPStatus = .ok) throws -> Response {
-        try show(request, tripID: try RecordID(request.parameters["id"], entity: "trip").value,
+    func render(_ request: Request, form: TripForm? = nil, newActivity: (value: String, error: String?)? = nil,
+                rename: RenameProblem? = nil, status: HTTPStatus = .ok) throws -> RenderedPage {
+        try render(request, tripID: try RecordID(request.parameters["id"], entity: "trip").value,
                  form: form, newActivity: newActivity, rename: rename, status: status)
     }
 
-    func show(_ request: Request, tripID id: Int64, form: TripForm? = nil, newActivity: (value: String, error: String?)? = nil,
-              rename: RenameProblem? = nil, status: HTTPStatus = .ok) throws -> Response {
+    func render(_ request: Request, tripID id: Int64, form: TripForm? = nil, newActivity: (value: String, error: String?)? = nil,
+                rename: RenameProblem? = nil, status: HTTPStatus = .ok) throws -> RenderedPage {
         let editing = request.query["edit"] == "1" || form != nil || newActivity != nil || rename != nil
         let live = app.live.subscription(LiveTopicName.trip(id, editing: editing))
         guard let trip = try app.store.trip(id: id) else {
@@ -57,7 +57,7 @@ struct TripPage {
             if let error = newActivity?.error { field["error"] = .string(error) }
             context["newActivity"] = .object(field)
         }
-        return try app.pages.page("trip", for: request, tab: .wishlist, live: live, status: status, context)
+        return try app.pages.render("trip", for: request, tab: .wishlist, live: live, status: status, context)
     }
 
     static func headerContext(_ trip: Trip) -> [String: MustacheValue] {
@@ -133,7 +133,7 @@ struct TripPage {
             try app.store.updateTrip(id: trip.id, draft: form.draft, photoAt: PhotoRoutes.uploadedPhotoPath(request))
         } catch let error as ValidationError {
             form.record(error)
-            return try show(request, form: form, status: .unprocessableContent)
+            return try render(request, form: form, status: .unprocessableContent).response(for: request)
         }
         return .redirect(to: "/trips/\(trip.id)?edit=1")
     }
@@ -159,7 +159,7 @@ struct TripPage {
         do {
             _ = try app.store.addActivity(tripID: trip.id, name: name)
         } catch let error as ValidationError {
-            return try show(request, newActivity: (name, error.message), status: .unprocessableContent)
+            return try render(request, newActivity: (name, error.message), status: .unprocessableContent).response(for: request)
         }
         return .redirect(to: "/trips/\(trip.id)?edit=1")
     }
@@ -170,9 +170,9 @@ struct TripPage {
         do {
             try app.store.renameActivity(id: activity.id, name: typed)
         } catch let error as ValidationError {
-            return try show(request, tripID: activity.tripID,
-                            rename: RenameProblem(activityID: activity.id, typed: typed, message: error.message),
-                            status: .unprocessableContent)
+            return try render(request, tripID: activity.tripID,
+                              rename: RenameProblem(activityID: activity.id, typed: typed, message: error.message),
+                              status: .unprocessableContent).response(for: request)
         }
         return .redirect(to: "/trips/\(activity.tripID)?edit=1")
     }

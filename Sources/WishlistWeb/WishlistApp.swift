@@ -37,7 +37,8 @@ public final class WishlistApp: Sendable {
             directory: configuration.resourcesDirectory.appendingPathComponent("Templates"),
             reload: configuration.reloadTemplates)
         self.pages = PageRenderer(templates: templates,
-                                  sessionCookieName: configuration.password == nil ? nil : configuration.passwordOptions.sessionCookieName)
+                                  sessionCookieName: configuration.password == nil ? nil : configuration.passwordOptions.sessionCookieName,
+                                  database: store.database)
         self.live = try LiveUpdates(store: store, pages: pages)
     }
 

@@ -12,17 +12,17 @@ struct WishlistPage {
     static let carouselSize = 5
 
     func register(on router: inout Router) {
-        router.get("/") { request in try show(request) }
+        router.get("/") { request in try app.pages.cached(request) { try render(request) } }
     }
 
-    func show(_ request: Request) throws -> Response {
+    func render(_ request: Request) throws -> RenderedPage {
         let live = app.live.subscription([LiveTopicName.carousel] + TripCollection.allCases.map(LiveTopicName.collection))
         var context = try Self.carouselContext(recent: app.store.recentTrips(limit: Self.carouselSize))
         context["collections"] = .array(try TripCollection.allCases.map { collection in
             .object(try Self.rowContext(collection, store: app.store))
         })
         context["newTrip"] = .object(NewTripPage.formContext(TripForm.empty, formID: "new-trip", cancelURL: "/", maxPhotoBytes: app.configuration.maxPhotoBytes))
-        return try app.pages.page("wishlist", for: request, tab: .wishlist, live: live, context)
+        return try app.pages.render("wishlist", for: request, tab: .wishlist, live: live, context)
     }
 
     static func carouselContext(recent: [Trip]) -> [String: MustacheValue] {

@@ -3,15 +3,9 @@ import Testing
 @testable import Persistence
 
 @Suite struct ObserverTests {
-    private func makeDatabase(_ directory: TemporaryDirectory, name: String = "observed.sqlite") throws -> Database {
-        let database = try Database(path: directory.path(name), migrations: TestSchema.all)
-        try database.write(author: "setup") { db in try db.execute("INSERT INTO list(id, name) VALUES (1, 'A')") }
-        return database
-    }
-
     @Test func resultsObserverFiresOnlyWhenItsResultChanges() async throws {
         let directory = try TemporaryDirectory()
-        let database = try makeDatabase(directory)
+        let database = try makeDatabaseWithOneList(directory)
         let openCount = try ResultsObserver(database: database, tables: ["item"]) { db in
             try db.fetchScalar(Int.self, "SELECT count(*) FROM item WHERE done = 0") ?? 0
         }
@@ -44,7 +38,7 @@ import Testing
 
     @Test func notificationsComeAfterCommitFromAnotherThread() async throws {
         let directory = try TemporaryDirectory()
-        let database = try makeDatabase(directory)
+        let database = try makeDatabaseWithOneList(directory)
         let seen = SharedState<[String]>([])
         let observerThread = SharedState<pthread_t?>(nil)
         let subscription = database.observeCommits { commit in
@@ -64,7 +58,7 @@ import Testing
 
     @Test func descriptorObserverDeliversRecordsAndSections() async throws {
         let directory = try TemporaryDirectory()
-        let database = try makeDatabase(directory)
+        let database = try makeDatabaseWithOneList(directory)
         try database.write(author: "test") { db throws in
             try db.execute("INSERT INTO list(id, name) VALUES (2, 'B')")
             try db.execute("INSERT INTO item(list_id, title, done) VALUES (1, 'b', 0), (2, 'a', 0), (1, 'c', 1), (1, 'a', 0)")
@@ -85,7 +79,7 @@ import Testing
 
     @Test func historyObserverCountsMatchingTransactions() async throws {
         let directory = try TemporaryDirectory()
-        let database = try makeDatabase(directory)
+        let database = try makeDatabaseWithOneList(directory)
         let itemsByAlice = try HistoryObserver(database: database, authors: ["alice"], entities: ["item"])
         let everything = try HistoryObserver(database: database)
         let events = SharedState<[Int]>([])
@@ -106,7 +100,7 @@ import Testing
 
     @Test func commitsOfAnotherConnectionAreNoticedByTheWatcher() async throws {
         let directory = try TemporaryDirectory()
-        let database = try makeDatabase(directory, name: "shared.sqlite")
+        let database = try makeDatabaseWithOneList(directory, name: "shared.sqlite")
         database.startWatchingExternalChanges(interval: .milliseconds(20))
         let names = try ResultsObserver(database: database, tables: ["list"]) { db in
             try db.fetchAll("SELECT name FROM list ORDER BY id").map { $0["name"] as String }

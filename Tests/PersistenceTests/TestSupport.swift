@@ -31,6 +31,13 @@ enum TestSchema {
     static let all = [lists, items]
 }
 
+/// A database of `TestSchema` holding one list, (1, "A").
+func makeDatabaseWithOneList(_ directory: TemporaryDirectory, name: String = "observed.sqlite") throws -> Database {
+    let database = try Database(path: directory.path(name), migrations: TestSchema.all)
+    try database.write(author: "setup") { db in try db.execute("INSERT INTO list(id, name) VALUES (1, 'A')") }
+    return database
+}
+
 struct Item: FetchableRecord, Equatable, Sendable {
     let id: Int64
     let listID: Int64

@@ -1,0 +1,103 @@
+import Synchronization
+import Testing
+@testable import Persistence
+
+@Suite struct CommitScopedCacheTests {
+    /// Reads the list names, counting how often the database was actually asked.
+    final class ListNames: Sendable {
+        let database: Database
+        let cache: CommitScopedCache<String, [String]>
+        let fetches = Atomic<Int>(0)
+
+        init(_ database: Database, capacity: Int = 8) {
+            self.database = database
+            cache = CommitScopedCache(database: database, capacity: capacity)
+        }
+
+        func names(key: String = "all") throws -> [String] {
+            try cache.value(for: key) {
+                fetches.add(1, ordering: .relaxed)
+                return try database.read { db in try db.fetchAll("SELECT name FROM list ORDER BY id").map { $0["name"] as String } }
+            }
+        }
+
+        var fetchCount: Int { fetches.load(ordering: .relaxed) }
+    }
+
+    @Test func aValueIsComputedOnceUntilTheNextWrite() throws {
+        let directory = try TemporaryDirectory()
+        let lists = ListNames(try makeDatabaseWithOneList(directory))
+        #expect(try lists.names() == ["A"])
+        #expect(try lists.names() == ["A"])
+        #expect(lists.fetchCount == 1)
+
+        try lists.database.write(author: "test") { db in try db.execute("INSERT INTO list(id, name) VALUES (2, 'B')") }
+        // Already current when `write` returns: no waiting for the commit notification.
+        #expect(try lists.names() == ["A", "B"])
+        #expect(lists.fetchCount == 2)
+    }
+
+    @Test func aWriteThatFailedStillEndsTheCachedValues() throws {
+        let directory = try TemporaryDirectory()
+        let lists = ListNames(try makeDatabaseWithOneList(directory))
+        _ = try lists.names()
+        #expect(throws: DatabaseError.self) {
+            try lists.database.write(author: "test") { db in try db.execute("INSERT INTO list(id, name) VALUES (1, 'duplicate id')") }
+        }
+        #expect(try lists.names() == ["A"])
+        #expect(lists.fetchCount == 2)
+    }
+
+    @Test func aValueComputedWhileACommitHappenedIsNotKept() throws {
+        let directory = try TemporaryDirectory()
+        let database = try makeDatabaseWithOneList(directory)
+        let cache = CommitScopedCache<String, Int>(database: database, capacity: 4)
+        let value = try cache.value(for: "racing") {
+            try database.write(author: "test") { db in try db.execute("INSERT INTO list(id, name) VALUES (2, 'B')") }
+            return 1
+        }
+        #expect(value == 1)
+        #expect(cache.count == 0)
+    }
+
+    @Test func theLeastRecentlyUsedValueGoesWhenFull() throws {
+        let directory = try TemporaryDirectory()
+        let lists = ListNames(try makeDatabaseWithOneList(directory), capacity: 2)
+        _ = try lists.names(key: "first")
+        _ = try lists.names(key: "second")
+        _ = try lists.names(key: "first")      // "second" is now the least recently used
+        _ = try lists.names(key: "third")
+        #expect(lists.cache.count == 2)
+        #expect(lists.fetchCount == 3)
+        _ = try lists.names(key: "first")
+        #expect(lists.fetchCount == 3)
+        _ = try lists.names(key: "second")
+        #expect(lists.fetchCount == 4)
+    }
+
+    @Test func staleValuesMakeRoomBeforeCurrentOnes() throws {
+        let directory = try TemporaryDirectory()
+        let lists = ListNames(try makeDatabaseWithOneList(directory), capacity: 2)
+        _ = try lists.names(key: "old")
+        try lists.database.write(author: "test") { db in try db.execute("INSERT INTO list(id, name) VALUES (2, 'B')") }
+        _ = try lists.names(key: "current")
+        _ = try lists.names(key: "newest")
+        #expect(lists.cache.count == 2)
+        _ = try lists.names(key: "current")
+        #expect(lists.fetchCount == 3)
+    }
+
+    @Test func anotherProcessCommitEndsTheCachedValuesOnceTheWatcherSeesIt() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try makeDatabaseWithOneList(directory, name: "shared.sqlite")
+        database.startWatchingExternalChanges(interval: .milliseconds(20))
+        let lists = ListNames(database)
+        #expect(try lists.names() == ["A"])
+        // Another Database on the same file stands in for another process.
+        let otherProcess = try Database(path: directory.path("shared.sqlite"), migrations: TestSchema.all)
+        try otherProcess.write(author: "elsewhere") { db in try db.execute("INSERT INTO list(id, name) VALUES (3, 'C')") }
+        #expect(await eventually { (try? lists.names()) == ["A", "C"] })
+        otherProcess.close()
+        database.close()
+    }
+}
