@@ -31,8 +31,8 @@ struct PageRenderer: Sendable {
     var sessionCookieName: String?
     private let cache: CommitScopedCache<String, RenderedPage>
     /// Stands in for the viewer's CSRF token while rendering. Random per process, so that no
-    /// name a user typed can contain it.
-    private let tokenPlaceholder = "csrf-placeholder-\(UInt64.random(in: .min ... .max))-\(UInt64.random(in: .min ... .max))"
+    /// name a user typed can contain it; `{` is rare in HTML, which keeps `RenderedPage`'s search fast.
+    private let tokenPlaceholder = "{csrf-\(UInt64.random(in: .min ... .max))-\(UInt64.random(in: .min ... .max))}"
 
     /// Pages kept: a few per screen and trip visited; at 10–40 KB each, a few MB at most.
     static let cachedPageLimit = 200

@@ -1,3 +1,4 @@
+import Glibc
 import HTTPServer
 
 /// A page rendered for any viewer: the HTML split where the viewer's CSRF token goes, so one
@@ -7,21 +8,34 @@ struct RenderedPage: Sendable {
     /// The page's bytes between the token's places; `segments.count - 1` tokens go between them.
     let segments: [[UInt8]]
 
-    /// Splits `html` at each occurrence of `placeholder` (ASCII, with no repeated prefix).
+    /// Splits `html` at each occurrence of `placeholder`.
     init(status: HTTPStatus, html: [UInt8], placeholder: String) {
         self.status = status
         let needle = Array(placeholder.utf8)
+        // memchr for the first byte, then memcmp: a page is 10–40 KB and this runs on every
+        // render; the placeholder starts with a byte that is rare in HTML.
+        let starts: [Int] = html.withUnsafeBytes { page in
+            needle.withUnsafeBytes { needle in
+                var starts: [Int] = []
+                var offset = 0
+                while page.count - offset >= needle.count,
+                      let found = memchr(page.baseAddress! + offset, Int32(needle[0]), page.count - offset - needle.count + 1) {
+                    let start = page.baseAddress!.distance(to: UnsafeRawPointer(found))
+                    if memcmp(found, needle.baseAddress!, needle.count) == 0 {
+                        starts.append(start)
+                        offset = start + needle.count
+                    } else {
+                        offset = start + 1
+                    }
+                }
+                return starts
+            }
+        }
         var segments: [[UInt8]] = []
         var segmentStart = 0
-        var index = 0
-        while index + needle.count <= html.count {
-            if html[index] == needle[0], html[index..<index + needle.count].elementsEqual(needle) {
-                segments.append(Array(html[segmentStart..<index]))
-                index += needle.count
-                segmentStart = index
-            } else {
-                index += 1
-            }
+        for start in starts {
+            segments.append(Array(html[segmentStart..<start]))
+            segmentStart = start + needle.count
         }
         segments.append(Array(html[segmentStart...]))
         self.segments = segments
