@@ -9,35 +9,28 @@ enum TripViews {
     static let placeholderSize = (width: 480, height: 360)
 
     static func card(_ trip: Trip) -> MustacheValue {
-        var value: [String: MustacheValue] = [
-            "id": .int(Int(trip.id)),
-            "name": .string(trip.name),
-            "isComplete": .bool(trip.isComplete),
-            "activityCount": .int(trip.activityCount),
-            "activityLabel": .string(trip.activityCount == 1 ? "1 Activity" : "\(trip.activityCount) Activities"),
-        ]
+        // Sized up front: a page builds dozens of these, and growing a dictionary rehashes it.
+        var value = [String: MustacheValue](minimumCapacity: 9)
+        value["id"] = .int(Int(trip.id))
+        value["name"] = .string(trip.name)
+        value["isComplete"] = .bool(trip.isComplete)
+        value["activityCount"] = .int(trip.activityCount)
+        value["activityLabel"] = .string(trip.activityCount == 1 ? "1 Activity" : "\(trip.activityCount) Activities")
         if let subtitle = trip.subtitle, !subtitle.isEmpty { value["subtitle"] = .string(subtitle) }
-        value.merge(thumbnail(trip)) { $1 }
+        if let photo = trip.photo {
+            value["thumbnailURL"] = .string(PhotoRoutes.thumbnailURL(tripID: trip.id, version: photo.version))
+            value["thumbnailWidth"] = .int(photo.thumbnailWidth)
+            value["thumbnailHeight"] = .int(photo.thumbnailHeight)
+        } else {
+            value["thumbnailURL"] = .string(placeholderURL)
+            value["thumbnailWidth"] = .int(placeholderSize.width)
+            value["thumbnailHeight"] = .int(placeholderSize.height)
+        }
         return .object(value)
     }
 
     static func cards(_ trips: [Trip]) -> MustacheValue {
         .array(trips.map(card))
-    }
-
-    static func thumbnail(_ trip: Trip) -> [String: MustacheValue] {
-        guard let photo = trip.photo else {
-            return [
-                "thumbnailURL": .string(placeholderURL),
-                "thumbnailWidth": .int(placeholderSize.width),
-                "thumbnailHeight": .int(placeholderSize.height),
-            ]
-        }
-        return [
-            "thumbnailURL": .string(PhotoRoutes.thumbnailURL(tripID: trip.id, version: photo.version)),
-            "thumbnailWidth": .int(photo.thumbnailWidth),
-            "thumbnailHeight": .int(photo.thumbnailHeight),
-        ]
     }
 
     static func collectionOptions(selected: String?) -> MustacheValue {
