@@ -70,8 +70,8 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
         entries = entries.filter { $0.value.generation == currentGeneration }
         let keep = capacity - max(1, capacity / 4)
         guard entries.count > keep else { return }
-        for (key, _) in entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }).prefix(entries.count - keep) {
-            entries.removeValue(forKey: key)
-        }
+        // Sorting the use times alone: sorting the entries would copy keys and values around.
+        let newestDropped = entries.values.map(\.lastUse).sorted()[entries.count - keep - 1]
+        entries = entries.filter { $0.value.lastUse > newestDropped }
     }
 }

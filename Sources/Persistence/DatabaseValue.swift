@@ -19,12 +19,12 @@ public protocol DatabaseValueConvertible: Sendable {
 
 extension DatabaseValue: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { self }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> DatabaseValue? { value }
+    @inlinable public static func fromDatabaseValue(_ value: DatabaseValue) -> DatabaseValue? { value }
 }
 
 extension Int64: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { .integer(self) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Int64? {
+    @inlinable public static func fromDatabaseValue(_ value: DatabaseValue) -> Int64? {
         switch value {
         case .integer(let integer): integer
         // A column with REAL affinity stores whole numbers as reals.
@@ -36,14 +36,14 @@ extension Int64: DatabaseValueConvertible {
 
 extension Int: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { .integer(Int64(self)) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Int? {
+    @inlinable public static func fromDatabaseValue(_ value: DatabaseValue) -> Int? {
         Int64.fromDatabaseValue(value).flatMap { Int(exactly: $0) }
     }
 }
 
 extension Double: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { .real(self) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Double? {
+    @inlinable public static func fromDatabaseValue(_ value: DatabaseValue) -> Double? {
         switch value {
         case .real(let real): real
         case .integer(let integer): Double(integer)
@@ -54,28 +54,28 @@ extension Double: DatabaseValueConvertible {
 
 extension Bool: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { .integer(self ? 1 : 0) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Bool? {
+    @inlinable public static func fromDatabaseValue(_ value: DatabaseValue) -> Bool? {
         Int64.fromDatabaseValue(value).map { $0 != 0 }
     }
 }
 
 extension String: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { .text(self) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> String? {
+    @inlinable public static func fromDatabaseValue(_ value: DatabaseValue) -> String? {
         if case .text(let text) = value { text } else { nil }
     }
 }
 
 extension Array: DatabaseValueConvertible where Element == UInt8 {
     public var databaseValue: DatabaseValue { .blob(self) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> [UInt8]? {
+    @inlinable public static func fromDatabaseValue(_ value: DatabaseValue) -> [UInt8]? {
         if case .blob(let bytes) = value { bytes } else { nil }
     }
 }
 
 extension Data: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { .blob([UInt8](self)) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Data? {
+    @inlinable public static func fromDatabaseValue(_ value: DatabaseValue) -> Data? {
         if case .blob(let bytes) = value { Data(bytes) } else { nil }
     }
 }
@@ -84,14 +84,14 @@ extension Data: DatabaseValueConvertible {
 /// SQLite's own date functions (`datetime(column, 'unixepoch')`).
 extension Date: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { .real(timeIntervalSince1970) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Date? {
+    @inlinable public static func fromDatabaseValue(_ value: DatabaseValue) -> Date? {
         Double.fromDatabaseValue(value).map { Date(timeIntervalSince1970: $0) }
     }
 }
 
 extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { self?.databaseValue ?? .null }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Wrapped?? {
+    @inlinable public static func fromDatabaseValue(_ value: DatabaseValue) -> Wrapped?? {
         if case .null = value { return .some(nil) }
         return Wrapped.fromDatabaseValue(value).map { .some($0) }
     }
@@ -100,7 +100,7 @@ extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvert
 /// Enums with a raw value get the conversion for free: `enum Kind: String, DatabaseValueConvertible`.
 extension DatabaseValueConvertible where Self: RawRepresentable, RawValue: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { rawValue.databaseValue }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Self? {
+    @inlinable public static func fromDatabaseValue(_ value: DatabaseValue) -> Self? {
         RawValue.fromDatabaseValue(value).flatMap(Self.init(rawValue:))
     }
 }
