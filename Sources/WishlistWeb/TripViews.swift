@@ -45,8 +45,20 @@ enum TripViews {
 }
 
 extension Date {
-    /// "November 29, 2026", for badges.
+    /// "November 29, 2026" in this machine's time zone, for badges. Spelled out here: the app
+    /// speaks English only, and going through `formatted` loaded ICU's locale data, 4 MB of
+    /// resident memory for one date format.
     var longDateText: String {
-        formatted(.dateTime.year().month(.wide).day())
+        let day = Self.gregorian.dateComponents([.year, .month, .day], from: self)
+        return "\(Self.monthNames[(day.month ?? 1) - 1]) \(day.day ?? 1), \(day.year ?? 1970)"
     }
+
+    private static let gregorian: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        return calendar
+    }()
+
+    private static let monthNames = ["January", "February", "March", "April", "May", "June", "July",
+                                     "August", "September", "October", "November", "December"]
 }
