@@ -24,9 +24,11 @@ let package = Package(
                        providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CMagic", pkgConfig: "libmagic",
                        providers: [.apt(["libmagic-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"])]),
 
         // General libraries.
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CZlib"]),
         .target(name: "Mustache"),
         .target(name: "Persistence", dependencies: ["CSQLite"]),
         .target(name: "Imaging", dependencies: ["CVips", "CMagic"]),
@@ -47,7 +49,7 @@ let package = Package(
                           exclude: ["README.md", "run", "CLinuxExtras"]),
 
         // One test target per library target.
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CZlib"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
