@@ -35,6 +35,14 @@ final class ConnectionPool: @unchecked Sendable {
         return try body(connection)
     }
 
+    /// Calls `body` with each connection not lent out right now, holding the pool meanwhile
+    /// (for quick work such as freeing caches; borrowers wait).
+    func forEachIdle(_ body: (Connection) -> Void) {
+        condition.lock()
+        defer { condition.unlock() }
+        idle.forEach(body)
+    }
+
     /// Refuses new borrowers, waits for the current ones to finish, then closes every connection.
     func close() {
         condition.lock()

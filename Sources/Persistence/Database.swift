@@ -167,6 +167,15 @@ public final class Database: Sendable {
         }
     }
 
+    /// Frees the page caches and other memory SQLite holds for the connections not in use right
+    /// now, as GRDB's `releaseMemory()` does: for a server that has gone idle after a burst.
+    /// Later reads fill the caches again from the operating system's file cache.
+    public func releaseMemory() {
+        for pool in [readers, writer] {
+            pool.forEachIdle { connection in _ = sqlite3_db_release_memory(connection.handle) }
+        }
+    }
+
     /// Stops watching, waits for the running read and write to finish and closes every connection.
     /// Later calls throw. Calling it twice is harmless.
     public func close() {

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Synchronization
 import Testing
@@ -95,5 +96,33 @@ import Testing
             try db.fetchScalar(Int.self, "SELECT count(*) FROM history_change WHERE token = ?", [token])
         }
         #expect(recorded == rowCount + 1)
+    }
+}
+
+@Suite struct ReleaseMemoryTests {
+    /// Bytes of page cache the reader handed out by `read` holds.
+    static func cacheUsed(_ database: Database) throws -> Int32 {
+        try database.read { db in
+            var current: Int32 = 0, highest: Int32 = 0
+            sqlite3_db_status(db.handle, SQLITE_DBSTATUS_CACHE_USED, &current, &highest, 0)
+            return current
+        }
+    }
+
+    @Test func idleConnectionsGiveBackTheirPageCache() throws {
+        let directory = try TemporaryDirectory()
+        let database = try makeDatabaseWithOneList(directory)
+        try database.write(author: "test") { db in
+            let insert = try db.prepare("INSERT INTO item(list_id, title) VALUES (1, ?)")
+            for number in 0..<5_000 { try insert.execute(["item \(number) " + String(repeating: "x", count: 100)]) }
+        }
+        // LIFO pool: single-threaded reads get the same reader each time.
+        _ = try database.read { db in try db.fetchAll("SELECT * FROM item") }
+        let filled = try Self.cacheUsed(database)
+        #expect(filled > 200_000)
+        database.releaseMemory()
+        #expect(try Self.cacheUsed(database) < filled / 4)
+        // Still a working database afterwards.
+        #expect(try database.read { db in try db.fetchScalar(Int.self, "SELECT count(*) FROM item") } == 5_000)
     }
 }
