@@ -3,9 +3,17 @@ import HTTPServer
 import Mustache
 import WishlistCore
 
-/// The Search tab (`/search?q=`): trips and activities by name, ignoring case and accents.
+/// The Search tab (`/search?q=`): trips and activities by name, ignoring case and accents, a
+/// page of each with "Show more" links (`&trips=2` shows the first two pages of trips).
 struct SearchPage {
     let app: WishlistApp
+
+    /// Results per page of each list. Twenty fill a desktop screen twice and a phone's several
+    /// times, more than anyone reads before refining the search, and keep the page small:
+    /// rendering and highlighting every match (up to 150) made `/search?q=kyoto` 40 KB and slow.
+    static let pageSize = 20
+    /// "Show more" goes as far as the store pages: through its pool of matches.
+    static let maxPages = SearchResults.matchPool / pageSize
 
     func register(on router: inout Router) {
         router.get("/search") { request in try show(request) }
@@ -13,26 +21,36 @@ struct SearchPage {
 
     func show(_ request: Request) throws -> Response {
         let query = try SearchQuery(request.query["q"])
-        let results = try app.store.search(query.text)
-        var context = Self.resultsContext(results, query: query.text)
-        context["query"] = .string(query.text)
-        return try app.pages.page("search", for: request, tab: .search, context)
+        let shown = ShownPages(trips: request.query["trips"], activities: request.query["activities"])
+        return try app.pages.page("search", for: request, tab: .search, context(query.text, shown: shown))
     }
 
-    static func resultsContext(_ results: SearchResults, query: String) -> [String: MustacheValue] {
-        [
+    func context(_ query: String, shown: ShownPages) throws -> [String: MustacheValue] {
+        let results = try app.store.search(query, trips: 0..<shown.trips * Self.pageSize,
+                                           activities: 0..<shown.activities * Self.pageSize)
+        return Self.resultsContext(results, query: query, shown: shown)
+    }
+
+    static func resultsContext(_ results: SearchResults, query: String, shown: ShownPages) -> [String: MustacheValue] {
+        var moreTrips = shown
+        moreTrips.trips += 1
+        var moreActivities = shown
+        moreActivities.activities += 1
+        return [
             "query": .string(query),
             "isRecent": .bool(results.isRecent),
             "hasResults": .bool(!results.trips.isEmpty || !results.activities.isEmpty),
             "hasTrips": .bool(!results.trips.isEmpty),
             "hasActivities": .bool(!results.activities.isEmpty),
-            "trips": .array(results.trips.map { trip in
+            "trips": .array(results.trips.enumerated().map { index, trip in
                 guard case .object(var card) = TripViews.card(trip) else { return .null }
+                card["position"] = .int(index + 1)
                 card["highlighted"] = highlighted(trip.name, query: query)
                 return .object(card)
             }),
-            "activities": .array(results.activities.map { match in
+            "activities": .array(results.activities.enumerated().map { index, match in
                 [
+                    "position": .int(index + 1),
                     "id": .int(Int(match.activity.id)),
                     "tripID": .int(Int(match.tripID)),
                     "tripName": .string(match.tripName),
@@ -40,7 +58,27 @@ struct SearchPage {
                     "highlighted": highlighted(match.activity.name, query: query),
                 ]
             }),
+            "tripPaging": paging(shown: results.trips.count, of: results.tripTotal, noun: "trips",
+                                 more: moreTrips.url(for: query, anchor: "trip-result-\(results.trips.count + 1)")),
+            "activityPaging": paging(shown: results.activities.count, of: results.activityTotal, noun: "activities",
+                                     more: moreActivities.url(for: query, anchor: "activity-result-\(results.activities.count + 1)")),
         ]
+    }
+
+    /// The count beside a list's heading ("20 of 143", "20 of 500+"), its "Show more" link, and
+    /// a hint when paging has reached the end of the matches the store orders.
+    static func paging(shown: Int, of total: MatchTotal, noun: String, more url: String) -> MustacheValue {
+        let totalText = "\(total.count)\(total.isAtLeast ? "+" : "")"
+        var paging: [String: MustacheValue] = [
+            "countText": .string(shown == total.count && !total.isAtLeast ? totalText : "\(shown) of \(totalText)"),
+            "noun": .string(noun),
+        ]
+        if total.hasMore {
+            paging["moreURL"] = .string(url)
+        } else if total.isAtLeast {
+            paging["endNote"] = .string("These are the first \(shown) \(noun) by name. Add a word to narrow the search.")
+        }
+        return .object(paging)
     }
 
     static func highlighted(_ name: String, query: String) -> MustacheValue {
@@ -48,6 +86,41 @@ struct SearchPage {
             ["text": .string(segment.text), "isMatch": .bool(segment.isMatch)]
         })]
     }
+}
+
+/// How many pages of trips and of activities the search page shows, from `trips=` and
+/// `activities=`. Pages add up ("trips=2" shows the first 40 trips), so a plain "Show more" link
+/// keeps what was on screen and works without JavaScript. Anything that is not a page number
+/// in range is clamped into it: a hand-edited URL still gets a page.
+struct ShownPages: Equatable {
+    var trips: Int
+    var activities: Int
+
+    init(trips: String?, activities: String?) {
+        self.trips = Self.clamped(trips)
+        self.activities = Self.clamped(activities)
+    }
+
+    private static func clamped(_ text: String?) -> Int {
+        min(max(1, text.flatMap { Int($0) } ?? 1), SearchPage.maxPages)
+    }
+
+    /// `/search?q=…` with the page counts other than 1, and a fragment naming the first new
+    /// result so the browser scrolls to it.
+    func url(for query: String, anchor: String) -> String {
+        var url = "/search?q=" + Self.encoded(query)
+        if trips > 1 { url += "&trips=\(trips)" }
+        if activities > 1 { url += "&activities=\(activities)" }
+        return url + "#" + anchor
+    }
+
+    /// Percent-encodes a query value, all but ASCII letters, digits and "-._~", with spaces as
+    /// "+" so links read like what was typed.
+    static func encoded(_ value: String) -> String {
+        (value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "").replacingOccurrences(of: "%20", with: "+")
+    }
+
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }
 
 /// The search text as typed, bounded so a huge query string cannot cost anything.
