@@ -32,6 +32,7 @@ struct SearchPage {
     }
 
     static func resultsContext(_ results: SearchResults, query: String, shown: ShownPages) -> [String: MustacheValue] {
+        let highlighter = Highlighter(query: query)
         var moreTrips = shown
         moreTrips.trips += 1
         var moreActivities = shown
@@ -45,7 +46,7 @@ struct SearchPage {
             "trips": .array(results.trips.enumerated().map { index, trip in
                 guard case .object(var card) = TripViews.card(trip) else { return .null }
                 card["position"] = .int(index + 1)
-                card["highlighted"] = highlighted(trip.name, query: query)
+                card["highlighted"] = highlighted(trip.name, with: highlighter)
                 return .object(card)
             }),
             "activities": .array(results.activities.enumerated().map { index, match in
@@ -55,7 +56,7 @@ struct SearchPage {
                     "tripID": .int(Int(match.tripID)),
                     "tripName": .string(match.tripName),
                     "isComplete": .bool(match.activity.isComplete),
-                    "highlighted": highlighted(match.activity.name, query: query),
+                    "highlighted": highlighted(match.activity.name, with: highlighter),
                 ]
             }),
             "tripPaging": paging(shown: results.trips.count, of: results.tripTotal, noun: "trips",
@@ -81,8 +82,8 @@ struct SearchPage {
         return .object(paging)
     }
 
-    static func highlighted(_ name: String, query: String) -> MustacheValue {
-        ["segments": .array(Highlighter.segments(of: name, matching: query).map { segment in
+    static func highlighted(_ name: String, with highlighter: Highlighter) -> MustacheValue {
+        ["segments": .array(highlighter.segments(of: name).map { segment in
             ["text": .string(segment.text), "isMatch": .bool(segment.isMatch)]
         })]
     }
@@ -138,11 +139,23 @@ struct SearchQuery {
 }
 
 /// Splits a name into matched and unmatched runs, matching the way search does:
-/// case- and accent-insensitively ("cafe" highlights "Café").
-enum Highlighter {
+/// case- and accent-insensitively ("cafe" highlights "Café"). Made once per query, used for
+/// every name on the page.
+struct Highlighter {
     struct Segment: Equatable {
         let text: String
         let isMatch: Bool
+    }
+
+    private let needle: [Character]
+    /// The folded query's bytes when it is ASCII: an ASCII name (most names) is then matched
+    /// byte by byte, lowercased in place, with no `Character` or `String` made per letter.
+    private let asciiNeedle: [UInt8]?
+
+    init(query: String) {
+        let folded = Self.fold(query)
+        needle = Array(folded)
+        asciiNeedle = folded.utf8.allSatisfy { $0 < 0x80 } ? Array(folded.utf8) : nil
     }
 
     static func fold(_ text: String) -> String {
@@ -155,37 +168,53 @@ enum Highlighter {
         character.isASCII ? character.lowercased() : fold(String(character))
     }
 
-    static func segments(of name: String, matching query: String) -> [Segment] {
-        let needle = fold(query)
+    func segments(of name: String) -> [Segment] {
         guard !needle.isEmpty else { return [Segment(text: name, isMatch: false)] }
+        if let asciiNeedle, name.utf8.allSatisfy({ $0 < 0x80 }) {
+            let bytes = Array(name.utf8)
+            let lowered = bytes.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }
+            return Self.segments(Self.matches(of: asciiNeedle, in: lowered)) { String(decoding: bytes[$0], as: UTF8.self) }
+        }
         // Fold character by character, remembering which original character each folded one came from.
         let characters = Array(name)
         var folded: [Character] = []
         var origin: [Int] = []
         for (index, character) in characters.enumerated() {
-            for foldedCharacter in fold(character) {
+            for foldedCharacter in Self.fold(character) {
                 folded.append(foldedCharacter)
                 origin.append(index)
             }
         }
-        let pattern = Array(needle)
         var matched = [Bool](repeating: false, count: characters.count)
+        for (position, isMatch) in Self.matches(of: needle, in: folded).enumerated() where isMatch {
+            matched[origin[position]] = true
+        }
+        return Self.segments(matched) { String(characters[$0]) }
+    }
+
+    /// Which elements of `haystack` fall in a (non-overlapping, leftmost) occurrence of `pattern`.
+    private static func matches<Element: Equatable>(of pattern: [Element], in haystack: [Element]) -> [Bool] {
+        var matched = [Bool](repeating: false, count: haystack.count)
         var start = 0
-        while start + pattern.count <= folded.count {
-            if Array(folded[start..<start + pattern.count]) == pattern {
-                for position in start..<start + pattern.count { matched[origin[position]] = true }
+        while start + pattern.count <= haystack.count {
+            if haystack[start..<start + pattern.count].elementsEqual(pattern) {
+                for position in start..<start + pattern.count { matched[position] = true }
                 start += pattern.count
             } else {
                 start += 1
             }
         }
+        return matched
+    }
+
+    /// One segment per run of equally matched elements, its text cut from the name at once.
+    private static func segments(_ matched: [Bool], text: (Range<Int>) -> String) -> [Segment] {
+        guard !matched.isEmpty else { return [] }
         var segments: [Segment] = []
-        for (character, isMatch) in zip(characters, matched) {
-            if let last = segments.last, last.isMatch == isMatch {
-                segments[segments.count - 1] = Segment(text: last.text + String(character), isMatch: isMatch)
-            } else {
-                segments.append(Segment(text: String(character), isMatch: isMatch))
-            }
+        var start = 0
+        for end in 1...matched.count where end == matched.count || matched[end] != matched[start] {
+            segments.append(Segment(text: text(start..<end), isMatch: matched[start]))
+            start = end
         }
         return segments
     }
