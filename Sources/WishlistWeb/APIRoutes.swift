@@ -170,7 +170,7 @@ struct SearchJSON: Encodable {
     let activityTotal: MatchTotalJSON
 }
 
-/// How many match in all: `count` is exact unless `isAtLeast` ("500 or more"); `hasMore` says
+/// How many match in all: `count` is exact unless `isAtLeast` ("200 or more"); `hasMore` says
 /// whether a larger offset finds more.
 struct MatchTotalJSON: Encodable {
     let count: Int

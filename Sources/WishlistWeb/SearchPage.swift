@@ -66,7 +66,7 @@ struct SearchPage {
         ]
     }
 
-    /// The count beside a list's heading ("20 of 143", "20 of 500+"), its "Show more" link, and
+    /// The count beside a list's heading ("20 of 143", "20 of 200+"), its "Show more" link, and
     /// a hint when paging has reached the end of the matches the store orders.
     static func paging(shown: Int, of total: MatchTotal, noun: String, more url: String) -> MustacheValue {
         let totalText = "\(total.count)\(total.isAtLeast ? "+" : "")"
