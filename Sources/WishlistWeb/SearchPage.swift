@@ -59,24 +59,24 @@ struct SearchPage {
                     "highlighted": highlighted(match.activity.name, with: highlighter),
                 ]
             }),
-            "tripPaging": paging(shown: results.trips.count, of: results.tripTotal, noun: "trips",
+            "tripPaging": paging(shown: results.trips.count, pages: shown.trips, of: results.tripTotal, noun: "trips",
                                  more: moreTrips.url(for: query, anchor: "trip-result-\(results.trips.count + 1)")),
-            "activityPaging": paging(shown: results.activities.count, of: results.activityTotal, noun: "activities",
+            "activityPaging": paging(shown: results.activities.count, pages: shown.activities, of: results.activityTotal, noun: "activities",
                                      more: moreActivities.url(for: query, anchor: "activity-result-\(results.activities.count + 1)")),
         ]
     }
 
-    /// The count beside a list's heading ("20 of 143", "20 of 200+"), its "Show more" link, and
-    /// a hint when paging has reached the end of the matches the store orders.
-    static func paging(shown: Int, of total: MatchTotal, noun: String, more url: String) -> MustacheValue {
+    /// The count beside a list's heading ("20 of 143", "20 of 200+", "20+"), its "Show more" link
+    /// while more can be shown, or else a hint when matches remain that paging cannot reach.
+    static func paging(shown: Int, pages: Int, of total: MatchTotal, noun: String, more url: String) -> MustacheValue {
         let totalText = "\(total.count)\(total.isAtLeast ? "+" : "")"
         var paging: [String: MustacheValue] = [
-            "countText": .string(shown == total.count && !total.isAtLeast ? totalText : "\(shown) of \(totalText)"),
+            "countText": .string(shown == total.count ? totalText : "\(shown) of \(totalText)"),
             "noun": .string(noun),
         ]
-        if total.hasMore {
+        if total.hasMore && pages < maxPages {
             paging["moreURL"] = .string(url)
-        } else if total.isAtLeast {
+        } else if total.hasMore || total.isAtLeast {
             paging["endNote"] = .string("These are the first \(shown) \(noun) by name. Add a word to narrow the search.")
         }
         return .object(paging)

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WishlistCore
+@testable import WishlistCore
 @testable import WishlistWeb
 
 /// The search page's paging through a real server: a page of each list, counts, "Show more"
@@ -74,6 +74,29 @@ import WishlistCore
         let allTrips = try Self.screen(everything.moreLinks[0], server)
         #expect((allTrips.tripCount, allTrips.activityCount) == (45, 25))
         #expect(allTrips.counts == ["45", "25"] && allTrips.moreLinks.isEmpty)
+    }
+
+    @Test func shortSearchesAreCountedAsFarAsShownAndPagingStopsAtTheLastPage() throws {
+        let server = try LiveServer()
+        defer { server.stop() }
+        let count = SearchPage.pageSize * SearchPage.maxPages + 5
+        let tripID = try server.store.addTrip(TripDraft(name: "Reef days", collection: .summerVibes))
+        try server.store.database.write(author: "test") { connection in
+            for number in 1...count {
+                _ = try Rows.insertActivity(tripID: tripID, name: "Qi dive \(number)", isComplete: false,
+                                            dateCreated: .nowToTheMillisecond, dateEdited: .nowToTheMillisecond, on: connection)
+            }
+        }
+        let first = try Self.screen("/search?q=QI", server)
+        #expect(first.counts == ["20+"] && first.moreLinks == ["/search?q=QI&activities=2#activity-result-21"])
+        let last = try Self.screen("/search?q=qi&activities=\(SearchPage.maxPages)", server)
+        #expect(last.activityCount == SearchPage.pageSize * SearchPage.maxPages)
+        #expect(last.moreLinks.isEmpty)
+        #expect(last.html.contains("These are the first \(SearchPage.pageSize * SearchPage.maxPages) activities by name. Add a word to narrow the search."))
+        // A longer needle counts up to the pool.
+        let counted = try Self.screen("/search?q=qi+dive&activities=\(SearchPage.maxPages)", server)
+        #expect(counted.counts == ["\(SearchResults.matchPool)+"])
+        #expect(counted.moreLinks.isEmpty && counted.html.contains("These are the first"))
     }
 
     @Test func badPageNumbersAreClampedIntoRange() throws {

@@ -17,10 +17,11 @@ public struct SearchResults: Hashable, Sendable {
 
 /// How many names match a search, beyond the page returned.
 public struct MatchTotal: Hashable, Sendable {
-    /// The number of matches, counted only up to `SearchResults.matchPool`: counting every
-    /// match of a common word costs a scan of the index, more than the whole page.
+    /// The number of matches, counted only up to `SearchResults.matchPool` (counting every
+    /// match of a common word costs a scan of the index, more than the whole page), and for
+    /// needles of 1–2 characters only as far as the page reaches.
     public var count: Int
-    /// True when counting stopped at the pool: there are `count` matches or more ("200+").
+    /// True when counting stopped short: there are `count` matches or more ("200+").
     public var isAtLeast: Bool
     /// Whether matches follow the page returned, within the ones paging can reach.
     public var hasMore: Bool
