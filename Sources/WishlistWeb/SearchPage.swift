@@ -147,43 +147,35 @@ struct Highlighter {
         let isMatch: Bool
     }
 
-    private let needle: [Character]
-    /// The folded query's bytes when it is ASCII: an ASCII name (most names) is then matched
-    /// byte by byte, lowercased in place, with no `Character` or `String` made per letter.
-    private let asciiNeedle: [UInt8]?
+    /// The folded query as UTF-8. Matching bytes finds the same matches as matching scalars:
+    /// UTF-8 is self-synchronizing.
+    private let needle: [UInt8]
 
     init(query: String) {
-        let folded = Self.fold(query)
-        needle = Array(folded)
-        asciiNeedle = folded.utf8.allSatisfy { $0 < 0x80 } ? Array(folded.utf8) : nil
+        needle = Array(Self.fold(query).utf8)
     }
 
     static func fold(_ text: String) -> String {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 
-    /// One character folded. ASCII (most characters of a name) is lowercased in place: going
-    /// through Foundation per character was half the search page's time in a profile.
-    private static func fold(_ character: Character) -> String {
-        character.isASCII ? character.lowercased() : fold(String(character))
-    }
-
     func segments(of name: String) -> [Segment] {
         guard !needle.isEmpty else { return [Segment(text: name, isMatch: false)] }
-        if let asciiNeedle, name.utf8.allSatisfy({ $0 < 0x80 }) {
+        // An ASCII name (most names) folds by lowercasing its bytes in place: no `Character` and no
+        // trip through Foundation per letter, which was half the search page's time in a profile.
+        if name.utf8.allSatisfy({ $0 < 0x80 }) {
             let bytes = Array(name.utf8)
-            let lowered = bytes.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }
-            return Self.segments(Self.matches(of: asciiNeedle, in: lowered)) { String(decoding: bytes[$0], as: UTF8.self) }
+            let matched = Self.matches(of: needle, in: bytes.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 })
+            return Self.segments(matched) { String(decoding: bytes[$0], as: UTF8.self) }
         }
-        // Fold character by character, remembering which original character each folded one came from.
+        // Fold character by character, remembering which original character each folded byte came from.
         let characters = Array(name)
-        var folded: [Character] = []
+        var folded: [UInt8] = []
         var origin: [Int] = []
         for (index, character) in characters.enumerated() {
-            for foldedCharacter in Self.fold(character) {
-                folded.append(foldedCharacter)
-                origin.append(index)
-            }
+            let bytes = character.isASCII ? character.lowercased().utf8 : Self.fold(String(character)).utf8
+            folded.append(contentsOf: bytes)
+            origin.append(contentsOf: repeatElement(index, count: bytes.count))
         }
         var matched = [Bool](repeating: false, count: characters.count)
         for (position, isMatch) in Self.matches(of: needle, in: folded).enumerated() where isMatch {
@@ -192,8 +184,8 @@ struct Highlighter {
         return Self.segments(matched) { String(characters[$0]) }
     }
 
-    /// Which elements of `haystack` fall in a (non-overlapping, leftmost) occurrence of `pattern`.
-    private static func matches<Element: Equatable>(of pattern: [Element], in haystack: [Element]) -> [Bool] {
+    /// Which bytes of `haystack` fall in a (non-overlapping, leftmost) occurrence of `pattern`.
+    private static func matches(of pattern: [UInt8], in haystack: [UInt8]) -> [Bool] {
         var matched = [Bool](repeating: false, count: haystack.count)
         var start = 0
         while start + pattern.count <= haystack.count {

@@ -18,6 +18,8 @@ import Testing
         #expect(marked("Kyoto bike tour, KYOTO again", "kyoto") == "[Kyoto] bike tour, [KYOTO] again")
         #expect(marked("Kyoto bike tour, KYŌTO again", "kyoto") == "[Kyoto] bike tour, [KYŌTO] again")
         #expect(marked("Cafe", "CAFÉ") == "[Cafe]")
+        #expect(marked("Kraków, krakow", "ó") == "Krak[ó]w, krak[o]w")
+        #expect(marked("Crème brûlée", "brulee") == "Crème [brûlée]")
         #expect(marked("aaaaa", "aa") == "[aaaa]a")
         #expect(marked("Point Reyes", "t r") == "Poin[t R]eyes")
         #expect(marked("Tom & \"Jerry\" <b>", "\"jerry\" <") == "Tom & [\"Jerry\" <]b>")
