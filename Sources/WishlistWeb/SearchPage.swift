@@ -61,7 +61,8 @@ struct SearchPage {
             }),
             "tripPaging": paging(shown: results.trips.count, pages: shown.trips, of: results.tripTotal, noun: "trips",
                                  more: moreTrips.url(for: query, anchor: "trip-result-\(results.trips.count + 1)")),
-            "activityPaging": paging(shown: results.activities.count, pages: shown.activities, of: results.activityTotal, noun: "activities",
+            "activityPaging": paging(shown: results.activities.count, pages: shown.activities,
+                                     of: results.activityTotal, noun: "activities",
                                      more: moreActivities.url(for: query, anchor: "activity-result-\(results.activities.count + 1)")),
         ]
     }
@@ -121,7 +122,8 @@ struct ShownPages: Equatable {
         (value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "").replacingOccurrences(of: "%20", with: "+")
     }
 
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    private static let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyz")
+        .union(CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~"))
 }
 
 /// The search text as typed, bounded so a huge query string cannot cost anything.

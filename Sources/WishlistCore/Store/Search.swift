@@ -90,9 +90,12 @@ struct SubstringSearch {
                 total = MatchTotal(count: offset + min(rows.count, limit), isAtLeast: rows.count > limit, hasMore: rows.count > limit)
             }
         }
-        // A page past the end has nothing to count from.
-        let count = try total?.count ?? connection.fetchScalar(Int.self, "WITH pool AS (\(pool)) SELECT count(*) FROM pool", poolArguments) ?? 0
-        return (Array(rows.prefix(limit)), total ?? MatchTotal(count: count, isAtLeast: count >= Self.matchPool, hasMore: false))
+        // A page past the end has no row to count from.
+        let countedPool = { () throws -> MatchTotal in
+            let count = try connection.fetchScalar(Int.self, "WITH pool AS (\(pool)) SELECT count(*) FROM pool", poolArguments) ?? 0
+            return MatchTotal(count: count, isAtLeast: count >= Self.matchPool, hasMore: false)
+        }
+        return (Array(rows.prefix(limit)), try total ?? countedPool())
     }
 
     /// An FTS5 query asking for a few trigrams of the needle (first and last of its longest
