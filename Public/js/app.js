@@ -221,26 +221,37 @@ for (const dialog of document.querySelectorAll("dialog.sheet")) {
   });
 }
 
-// ---------- Search as you type ----------
+// ---------- Search as you type, and "Show more" in place ----------
 
 const searchField = document.querySelector("input[data-live-search]");
 if (searchField) {
   let timer;
   let latest = 0;
+  // Shows the results of `url` in place; only the latest request shows, however they return.
+  const showResults = async (url) => {
+    const ticket = ++latest;
+    const response = await fetch(url, { headers: { Accept: "text/html" } });
+    if (ticket !== latest || !response.ok) return null;
+    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    const fresh = page.getElementById("search-results");
+    if (fresh) replaceElement(document.adoptNode(fresh));
+    document.title = page.title;
+    history.replaceState(null, "", url);
+    return fresh;
+  };
   searchField.addEventListener("input", () => {
     clearTimeout(timer);
-    timer = setTimeout(async () => {
-      const query = searchField.value;
-      const ticket = ++latest;
-      const url = `/search?q=${encodeURIComponent(query)}`;
-      const response = await fetch(url, { headers: { Accept: "text/html" } });
-      if (ticket !== latest || !response.ok) return;
-      const page = new DOMParser().parseFromString(await response.text(), "text/html");
-      const fresh = page.getElementById("search-results");
-      if (fresh) replaceElement(document.adoptNode(fresh));
-      document.title = page.title;
-      history.replaceState(null, "", url);
-    }, 180);
+    timer = setTimeout(() => showResults(`/search?q=${encodeURIComponent(searchField.value)}`), 180);
+  });
+  // The link shows one more page below the ones on screen; focus goes to the first new result.
+  document.addEventListener("click", async (event) => {
+    const link = event.target.closest("a[data-show-more]");
+    if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    const target = new URL(link.href);
+    if (await showResults(target.pathname + target.search)) {
+      document.getElementById(target.hash.slice(1))?.querySelector("a")?.focus();
+    }
   });
 }
 

@@ -47,9 +47,19 @@ struct APIRoutes {
 
     func search(_ request: Request) throws -> Response {
         let query = try SearchQuery(request.query["q"])
-        let results = try app.store.search(query.text)
+        let results = try app.store.search(query.text, trips: Self.positions(request, "trip", defaultLimit: 50),
+                                           activities: Self.positions(request, "activity", defaultLimit: 100))
         return try .json(SearchJSON(query: query.text, trips: results.trips.map(TripJSON.init),
-                                    activities: results.activities.map(ActivityJSON.init)))
+                                    activities: results.activities.map(ActivityJSON.init),
+                                    tripTotal: MatchTotalJSON(results.tripTotal), activityTotal: MatchTotalJSON(results.activityTotal)))
+    }
+
+    /// The positions `<name>Offset` and `<name>Limit` ask for; the offset is bounded so that
+    /// adding the limit cannot overflow.
+    static func positions(_ request: Request, _ name: String, defaultLimit: Int) throws -> Range<Int> {
+        let limit = try boundedInteger(request.query["\(name)Limit"], name: "\(name)Limit", default: defaultLimit, range: 0...maxPageSize)
+        let offset = try boundedInteger(request.query["\(name)Offset"], name: "\(name)Offset", default: 0, range: 0...Int(Int32.max))
+        return offset..<(offset + limit)
     }
 
     /// A whole-number query parameter within `range`; a 400 with a message otherwise.
@@ -156,4 +166,18 @@ struct SearchJSON: Encodable {
     let query: String
     let trips: [TripJSON]
     let activities: [ActivityJSON]
+    let tripTotal: MatchTotalJSON
+    let activityTotal: MatchTotalJSON
+}
+
+/// How many match in all: `count` is exact unless `isAtLeast` ("200 or more"); `hasMore` says
+/// whether a larger offset finds more.
+struct MatchTotalJSON: Encodable {
+    let count: Int
+    let isAtLeast: Bool
+    let hasMore: Bool
+
+    init(_ total: MatchTotal) {
+        (count, isAtLeast, hasMore) = (total.count, total.isAtLeast, total.hasMore)
+    }
 }

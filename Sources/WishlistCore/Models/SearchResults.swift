@@ -1,9 +1,36 @@
-/// What the search screen shows. With an empty query it holds the most recent trips and
+/// What the search screen shows: one page of matching trips and one of matching activities,
+/// each with how many match in all. With an empty query it holds the most recent trips and
 /// `isRecent` is true.
 public struct SearchResults: Hashable, Sendable {
     public var trips: [Trip]
     public var activities: [ActivityMatch]
     public var isRecent: Bool
+    public var tripTotal: MatchTotal
+    public var activityTotal: MatchTotal
+
+    /// The most matches a search gathers, orders by name, counts and pages through (see
+    /// `SubstringSearch`): ten pages of twenty, more than a person reads before adding a word.
+    /// Each match costs a row lookup scattered over the table: at 1M activities "kyoto" took
+    /// 1.75 ms of CPU with a pool of 500 and 0.56 ms with 200.
+    public static let matchPool = 200
+}
+
+/// How many names match a search, beyond the page returned.
+public struct MatchTotal: Hashable, Sendable {
+    /// The number of matches, counted only up to `SearchResults.matchPool` (counting every
+    /// match of a common word costs a scan of the index, more than the whole page), and for
+    /// needles of 1–2 characters only as far as the page reaches.
+    public var count: Int
+    /// True when counting stopped short: there are `count` matches or more ("200+").
+    public var isAtLeast: Bool
+    /// Whether matches follow the page returned, within the ones paging can reach.
+    public var hasMore: Bool
+
+    public init(count: Int, isAtLeast: Bool, hasMore: Bool) {
+        self.count = count
+        self.isAtLeast = isAtLeast
+        self.hasMore = hasMore
+    }
 }
 
 /// An activity found by search, with the trip it belongs to.

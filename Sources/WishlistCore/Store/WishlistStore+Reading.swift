@@ -36,7 +36,7 @@ extension WishlistStore {
         try fetch(.activitySortOrder)
     }
 
-    public func search(_ text: String) throws -> SearchResults {
-        try fetch(.search(text))
+    public func search(_ text: String, trips: Range<Int> = 0..<50, activities: Range<Int> = 0..<100) throws -> SearchResults {
+        try fetch(.search(text, trips: trips, activities: activities))
     }
 }
