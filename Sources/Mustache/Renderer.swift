@@ -146,7 +146,7 @@ struct Renderer: ~Copyable {
     private static func value(at components: ArraySlice<String>, in value: MustacheValue) -> MustacheValue? {
         var found = value
         for component in components {
-            guard case .object(let object) = found, let next = object[component] else { return nil }
+            guard case .object(let object) = found, let next = object.value(forKey: component) else { return nil }
             found = next
         }
         return found
@@ -157,7 +157,7 @@ struct Renderer: ~Copyable {
         var index = contextStack.count
         while index > 0 {
             index -= 1
-            if case .object(let object) = contextStack[index], let value = object[key] { return value }
+            if case .object(let object) = contextStack[index], let value = object.value(forKey: key) { return value }
         }
         return nil
     }

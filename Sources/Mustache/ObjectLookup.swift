@@ -1,0 +1,20 @@
+extension Dictionary where Key == String, Value == MustacheValue {
+    /// Objects up to this size are searched by comparing keys rather than by hashing.
+    static let scannedObjectLimit = 8
+
+    /// The value for `key`, found without hashing in a small object.
+    ///
+    /// Why: a page looks up a name at almost every tag, mostly in objects of a few keys, and
+    /// hashing a `String` (SipHash) costs several times more than comparing a few short keys,
+    /// which for small strings is a compare of two machine words.
+    @inline(__always)
+    func value(forKey key: String) -> MustacheValue? {
+        guard count <= Self.scannedObjectLimit else { return self[key] }
+        var index = startIndex
+        while index != endIndex {
+            if keys[index] == key { return values[index] }
+            formIndex(after: &index)
+        }
+        return nil
+    }
+}
