@@ -8,9 +8,13 @@ struct Renderer: ~Copyable {
     /// Prepended at each template line start: the indentation of enclosing standalone partials and blocks.
     private var indentation: [UInt8] = []
     /// Block arguments in force: given by the parents being rendered, the outermost winning.
-    private var blockArguments: [String: [Node]] = [:]
+    private var blockArguments: [String: Program] = [:]
     private var depth = 0
     private let library: TemplateLibrary?
+    /// The library's answers so far in this rendering: a card partial is asked for once per card,
+    /// and the library's lookup (its lock, the thread's copies, a hashed name) costs more than a render of it.
+    private var resolvedNames: [String] = []
+    private var resolvedTemplates: [Template?] = []
 
     init(context: MustacheValue, library: TemplateLibrary?, capacity: Int) {
         output = OutputBuffer(reservingCapacity: capacity)
@@ -19,79 +23,92 @@ struct Renderer: ~Copyable {
         self.library = library
     }
 
-    mutating func render(_ nodes: [Node]) throws(MustacheError) {
-        for node in nodes {
-            switch node {
-            case .text(let text):
-                append(text, indentingFirstLine: true)
-            case .variable(let variable):
-                if let value = lookUp(variable.path) { output.append(value, escaped: variable.isEscaped) }
-            case .section(let section):
-                try renderSection(section.content, value: lookUp(section.path) ?? .null, inverted: section.isInverted)
-            case .partial(let partial):
-                guard let template = try template(for: partial.reference) else { continue }
+    mutating func render(_ program: Program) throws(MustacheError) {
+        try run(program, from: 0, to: program.instructions.count)
+    }
+
+    private mutating func run(_ program: Program, from start: Int, to end: Int) throws(MustacheError) {
+        var index = start
+        while index < end {
+            switch program.instructions[index] {
+            case .text(let textStart, let textEnd, let lines):
+                appendText(of: program, textStart..<textEnd, lines: lines, indentingFirstLine: true)
+            case .variable(let name, let isEscaped):
+                if let value = lookUp(program.names.baseAddress! + name) { output.append(value, escaped: isEscaped) }
+            case .section(let name, let contentEnd, let isInverted):
+                try renderSection(program, from: index + 1, to: contentEnd,
+                                  value: lookUp(program.names.baseAddress! + name) ?? .null, inverted: isInverted)
+                index = contentEnd
+                continue
+            case .partial(let partialIndex):
+                let partial = program.partials[partialIndex]
+                guard let template = try template(for: partial.reference) else { break }
                 try withIndentation(partial.indentation) { renderer throws(MustacheError) in
                     try renderer.renderNested(template)
                 }
-            case .parent(let parent):
-                guard let template = try template(for: parent.reference) else { continue }
+            case .parent(let parentIndex):
+                let parent = program.parents[parentIndex]
+                guard let template = try template(for: parent.reference) else { break }
                 let outerArguments = blockArguments
                 blockArguments = parent.arguments.merging(outerArguments) { _, outer in outer }
                 defer { blockArguments = outerArguments }
                 try withIndentation(parent.indentation) { renderer throws(MustacheError) in
                     try renderer.renderNested(template)
                 }
-            case .block(let block):
-                try renderBlock(block)
+            case .block(let blockIndex):
+                try renderBlock(program.blocks[blockIndex])
             }
+            index += 1
         }
     }
 
-    private mutating func append(_ text: Text, indentingFirstLine: Bool) {
-        guard !indentation.isEmpty, !text.lineStarts.isEmpty else {
-            output.append(text.bytes)
+    private mutating func appendText(of program: Program, _ range: Range<Int>, lines: Int, indentingFirstLine: Bool) {
+        let text = program.text
+        guard !indentation.isEmpty, lines >= 0 else {
+            output.append(UnsafeBufferPointer(rebasing: text[range]))
             return
         }
-        var pieceStart = 0
-        for lineStart in text.lineStarts where indentingFirstLine || lineStart != 0 {
-            output.append(text.bytes, from: pieceStart, to: lineStart)
+        var pieceStart = range.lowerBound
+        for lineStart in program.lineStarts[lines] where indentingFirstLine || lineStart != 0 {
+            output.append(UnsafeBufferPointer(rebasing: text[pieceStart..<(range.lowerBound + lineStart)]))
             output.append(indentation)
-            pieceStart = lineStart
+            pieceStart = range.lowerBound + lineStart
         }
-        output.append(text.bytes, from: pieceStart, to: text.bytes.count)
+        output.append(UnsafeBufferPointer(rebasing: text[pieceStart..<range.upperBound]))
     }
 
-    private mutating func renderSection(_ content: [Node], value: MustacheValue, inverted: Bool) throws(MustacheError) {
+    private mutating func renderSection(_ program: Program, from start: Int, to end: Int,
+                                        value: MustacheValue, inverted: Bool) throws(MustacheError) {
         if inverted {
-            if !value.isTruthy { try render(content) }
+            if !value.isTruthy { try run(program, from: start, to: end) }
             return
         }
         guard value.isTruthy else { return }
         guard case .array(let items) = value else {
-            try render(content, in: value)
+            try run(program, from: start, to: end, in: value)
             return
         }
         for item in items {
-            try render(content, in: item)
+            try run(program, from: start, to: end, in: item)
         }
     }
 
-    private mutating func render(_ content: [Node], in context: MustacheValue) throws(MustacheError) {
+    private mutating func run(_ program: Program, from start: Int, to end: Int, in context: MustacheValue) throws(MustacheError) {
         contextStack.append(context)
         defer { contextStack.removeLast() }
-        try render(content)
+        try run(program, from: start, to: end)
     }
 
-    private mutating func renderBlock(_ block: Block) throws(MustacheError) {
+    private mutating func renderBlock(_ block: CompiledBlock) throws(MustacheError) {
         guard let argument = blockArguments[block.name] else {
             try render(block.defaultContent)
             return
         }
         try withIndentation(block.indentation) { renderer throws(MustacheError) in
             // The first line follows literal indentation already written before the block tag.
-            if !block.indentsFirstLine, case .text(let text)? = argument.first {
-                renderer.append(text, indentingFirstLine: false)
-                try renderer.render(Array(argument.dropFirst()))
+            if !block.indentsFirstLine, case .text(let start, let end, let lines)? = argument.instructions.first {
+                renderer.appendText(of: argument, start..<end, lines: lines, indentingFirstLine: false)
+                try renderer.run(argument, from: 1, to: argument.instructions.count)
             } else {
                 try renderer.render(argument)
             }
@@ -117,25 +134,33 @@ struct Renderer: ~Copyable {
         }
         depth += 1
         defer { depth -= 1 }
-        try render(template.nodes)
+        try render(template.program)
     }
 
-    private func template(for reference: TemplateReference) throws(MustacheError) -> Template? {
-        guard let library else { return nil }
+    private mutating func template(for reference: TemplateReference) throws(MustacheError) -> Template? {
         switch reference {
         case .named(let name):
-            return try library.template(named: name)
+            return try template(named: name)
         case .dynamic(let path):
-            guard case .string(let name)? = lookUp(path) else { return nil }
-            return try library.template(named: name)
+            guard case .string(let name)? = withUnsafePointer(to: path, { lookUp($0) }) else { return nil }
+            return try template(named: name)
         }
+    }
+
+    private mutating func template(named name: String) throws(MustacheError) -> Template? {
+        guard let library else { return nil }
+        if let index = resolvedNames.firstIndex(of: name) { return resolvedTemplates[index] }
+        let template = try library.template(named: name)
+        resolvedNames.append(name)
+        resolvedTemplates.append(template)
+        return template
     }
 
     /// Spec name resolution: the first component is searched down the stack, the rest inside what it found.
     /// (Written so the common single name returns its value without intermediate copies.)
     @inline(__always)
-    private func lookUp(_ path: Path) -> MustacheValue? {
-        let components = path.components
+    private func lookUp(_ path: UnsafePointer<Path>) -> MustacheValue? {
+        let components = path.pointee.components
         switch components.count {
         case 0: return contextStack.last
         case 1: return lookUp(components[0])
