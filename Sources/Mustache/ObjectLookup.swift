@@ -10,9 +10,12 @@ extension Dictionary where Key == String, Value == MustacheValue {
     @inline(__always)
     func value(forKey key: String) -> MustacheValue? {
         guard count <= Self.scannedObjectLimit else { return self[key] }
+        let keyLength = key.utf8.count
         var index = startIndex
         while index != endIndex {
-            if keys[index] == key { return values[index] }
+            // Lengths first: O(1) for native strings, and most keys differ in length.
+            let candidate = keys[index]
+            if candidate.utf8.count == keyLength && candidate == key { return values[index] }
             formIndex(after: &index)
         }
         return nil

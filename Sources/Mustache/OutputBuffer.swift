@@ -33,7 +33,8 @@ struct OutputBuffer: ~Copyable {
         append(source, count: bytes.count)
     }
 
-    private mutating func append(_ source: UnsafePointer<UInt8>, count added: Int) {
+    @inline(__always)
+    mutating func append(_ source: UnsafePointer<UInt8>, count added: Int) {
         reserve(added)
         (storage + count).update(from: source, count: added)
         count += added
@@ -41,10 +42,6 @@ struct OutputBuffer: ~Copyable {
 
     mutating func append(_ array: [UInt8]) {
         array.withUnsafeBufferPointer { append($0) }
-    }
-
-    mutating func append(_ array: [UInt8], from start: Int, to end: Int) {
-        array.withUnsafeBufferPointer { append(UnsafeBufferPointer(rebasing: $0[start..<end])) }
     }
 
     mutating func append(byte: UInt8) {
@@ -90,10 +87,23 @@ struct OutputBuffer: ~Copyable {
         string.withUTF8 { utf8 in
             guard let base = utf8.baseAddress else { return }
             var runStart = 0
-            for index in 0..<utf8.count where Self.isEscaped(base[index]) {
-                append(base + runStart, count: index - runStart)
-                Self.entity(for: base[index]).withUTF8Buffer { append($0) }
-                runStart = index + 1
+            var index = 0
+            while index < utf8.count {
+                // Most text has nothing to escape: skip it eight bytes at a time.
+                if index + 8 <= utf8.count,
+                   !Self.containsEscaped(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                    index += 8
+                    continue
+                }
+                let wordEnd = min(index + 8, utf8.count)
+                while index < wordEnd {
+                    if Self.isEscaped(base[index]) {
+                        append(base + runStart, count: index - runStart)
+                        Self.entity(for: base[index]).withUTF8Buffer { append($0) }
+                        runStart = index + 1
+                    }
+                    index += 1
+                }
             }
             append(base + runStart, count: utf8.count - runStart)
         }
@@ -104,6 +114,16 @@ struct OutputBuffer: ~Copyable {
     private static func isEscaped(_ byte: UInt8) -> Bool {
         let mask: UInt64 = 1 << 0x22 | 1 << 0x26 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E  // " & ' < >
         return byte < 64 && mask >> byte & 1 != 0
+    }
+
+    /// Whether any of the eight bytes of `word` is one that `isEscaped` (SWAR: a byte equal to `c`
+    /// is a zero byte of `word ^ c…c`, and `(x - 0x01…01) & ~x & 0x80…80` is non-zero iff x has one).
+    @inline(__always)
+    static func containsEscaped(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & (ones &* 0x80) != 0 }
+        return hasZeroByte(word ^ ones &* 0x22) || hasZeroByte(word ^ ones &* 0x26) || hasZeroByte(word ^ ones &* 0x27)
+            || hasZeroByte(word ^ ones &* 0x3C) || hasZeroByte(word ^ ones &* 0x3E)
     }
 
     private static func entity(for byte: UInt8) -> StaticString {

@@ -1,10 +1,12 @@
-/// Walks a node tree against a stack of context values, writing into one buffer.
+/// Runs compiled templates against a stack of context values, writing into one buffer.
 struct Renderer: ~Copyable {
     /// Deep enough for any real page; stops a template that includes itself forever.
     static let maximumDepth = 64
 
     private(set) var output: OutputBuffer
-    private var contextStack: [MustacheValue]
+    /// Borrowed: each points at a value held by a caller frame (the rendering's context, a list's
+    /// storage, a looked-up value) for as long as it is on the stack, so pushing retains nothing.
+    private var contextStack: [UnsafePointer<MustacheValue>] = []
     /// Prepended at each template line start: the indentation of enclosing standalone partials and blocks.
     private var indentation: [UInt8] = []
     /// Block arguments in force: given by the parents being rendered, the outermost winning.
@@ -16,14 +18,19 @@ struct Renderer: ~Copyable {
     private var resolvedNames: [String] = []
     private var resolvedTemplates: [Template?] = []
 
-    init(context: MustacheValue, library: TemplateLibrary?, capacity: Int) {
+    init(library: TemplateLibrary?, capacity: Int) {
         output = OutputBuffer(reservingCapacity: capacity)
-        contextStack = [context]
         contextStack.reserveCapacity(16)
         self.library = library
     }
 
-    mutating func render(_ program: Program) throws(MustacheError) {
+    mutating func render(_ program: Program, in context: MustacheValue) throws(MustacheError) {
+        try withUnsafePointer(to: context) { (context) throws(MustacheError) in
+            try run(program, from: 0, to: program.instructions.count, in: context)
+        }
+    }
+
+    private mutating func render(_ program: Program) throws(MustacheError) {
         try run(program, from: 0, to: program.instructions.count)
     }
 
@@ -32,7 +39,11 @@ struct Renderer: ~Copyable {
         while index < end {
             switch program.instructions[index] {
             case .text(let textStart, let textEnd, let lines):
-                appendText(of: program, textStart..<textEnd, lines: lines, indentingFirstLine: true)
+                if lines < 0 || indentation.isEmpty {
+                    output.append(program.text.baseAddress! + textStart, count: textEnd - textStart)
+                } else {
+                    appendText(of: program, textStart..<textEnd, lines: lines, indentingFirstLine: true)
+                }
             case .variable(let name, let isEscaped):
                 if let value = lookUp(program.names.baseAddress! + name) { output.append(value, escaped: isEscaped) }
             case .section(let name, let contentEnd, let isInverted):
@@ -40,25 +51,36 @@ struct Renderer: ~Copyable {
                                   value: lookUp(program.names.baseAddress! + name) ?? .null, inverted: isInverted)
                 index = contentEnd
                 continue
-            case .partial(let partialIndex):
-                let partial = program.partials[partialIndex]
-                guard let template = try template(for: partial.reference) else { break }
-                try withIndentation(partial.indentation) { renderer throws(MustacheError) in
-                    try renderer.renderNested(template)
-                }
-            case .parent(let parentIndex):
-                let parent = program.parents[parentIndex]
-                guard let template = try template(for: parent.reference) else { break }
-                let outerArguments = blockArguments
-                blockArguments = parent.arguments.merging(outerArguments) { _, outer in outer }
-                defer { blockArguments = outerArguments }
-                try withIndentation(parent.indentation) { renderer throws(MustacheError) in
-                    try renderer.renderNested(template)
-                }
-            case .block(let blockIndex):
-                try renderBlock(program.blocks[blockIndex])
+            case .partial, .parent, .block:
+                try runInclusion(program, at: index)
             }
             index += 1
+        }
+    }
+
+    /// Partials, parents and blocks: out of the loop above, which they would only slow down.
+    @inline(never)
+    private mutating func runInclusion(_ program: Program, at index: Int) throws(MustacheError) {
+        switch program.instructions[index] {
+        case .partial(let partialIndex):
+            let partial = program.partials[partialIndex]
+            guard let template = try template(for: partial.reference) else { return }
+            try withIndentation(partial.indentation) { renderer throws(MustacheError) in
+                try renderer.renderNested(template)
+            }
+        case .parent(let parentIndex):
+            let parent = program.parents[parentIndex]
+            guard let template = try template(for: parent.reference) else { return }
+            let outerArguments = blockArguments
+            blockArguments = parent.arguments.merging(outerArguments) { _, outer in outer }
+            defer { blockArguments = outerArguments }
+            try withIndentation(parent.indentation) { renderer throws(MustacheError) in
+                try renderer.renderNested(template)
+            }
+        case .block(let blockIndex):
+            try renderBlock(program.blocks[blockIndex])
+        case .text, .variable, .section:
+            preconditionFailure("runInclusion handles partials, parents and blocks only")
         }
     }
 
@@ -85,15 +107,20 @@ struct Renderer: ~Copyable {
         }
         guard value.isTruthy else { return }
         guard case .array(let items) = value else {
-            try run(program, from: start, to: end, in: value)
+            try withUnsafePointer(to: value) { (value) throws(MustacheError) in
+                try run(program, from: start, to: end, in: value)
+            }
             return
         }
-        for item in items {
-            try run(program, from: start, to: end, in: item)
+        try items.withUnsafeBufferPointer { (items) throws(MustacheError) in
+            for index in items.indices {
+                try run(program, from: start, to: end, in: items.baseAddress! + index)
+            }
         }
     }
 
-    private mutating func run(_ program: Program, from start: Int, to end: Int, in context: MustacheValue) throws(MustacheError) {
+    private mutating func run(_ program: Program, from start: Int, to end: Int,
+                              in context: UnsafePointer<MustacheValue>) throws(MustacheError) {
         contextStack.append(context)
         defer { contextStack.removeLast() }
         try run(program, from: start, to: end)
@@ -162,7 +189,7 @@ struct Renderer: ~Copyable {
     private func lookUp(_ path: UnsafePointer<Path>) -> MustacheValue? {
         let components = path.pointee.components
         switch components.count {
-        case 0: return contextStack.last
+        case 0: return contextStack.last?.pointee
         case 1: return lookUp(components[0])
         default: return lookUp(components[0]).flatMap { Self.value(at: components.dropFirst(), in: $0) }
         }
@@ -182,7 +209,7 @@ struct Renderer: ~Copyable {
         var index = contextStack.count
         while index > 0 {
             index -= 1
-            if case .object(let object) = contextStack[index], let value = object.value(forKey: key) { return value }
+            if case .object(let object) = contextStack[index].pointee, let value = object.value(forKey: key) { return value }
         }
         return nil
     }

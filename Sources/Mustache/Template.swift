@@ -30,8 +30,8 @@ public struct Template: Sendable {
     func render<Result>(_ context: MustacheValue, library: TemplateLibrary?,
                         _ result: (borrowing OutputBuffer) -> Result) throws(MustacheError) -> Result {
         let expectedSize = lastRenderedSize.value.load(ordering: .relaxed)
-        var renderer = Renderer(context: context, library: library, capacity: expectedSize + expectedSize / 8)
-        try renderer.render(program)
+        var renderer = Renderer(library: library, capacity: expectedSize + expectedSize / 8)
+        try renderer.render(program, in: context)
         lastRenderedSize.value.store(renderer.output.count, ordering: .relaxed)
         return result(renderer.output)
     }
