@@ -16,7 +16,7 @@ struct Renderer: ~Copyable {
     /// The library's answers so far in this rendering: a card partial is asked for once per card,
     /// and the library's lookup (its lock, the thread's copies, a hashed name) costs more than a render of it.
     private var resolvedNames: [String] = []
-    private var resolvedTemplates: [Template?] = []
+    private var resolvedPrograms: [Program?] = []
 
     init(library: TemplateLibrary?, capacity: Int) {
         output = OutputBuffer(reservingCapacity: capacity)
@@ -64,18 +64,18 @@ struct Renderer: ~Copyable {
         switch program.instructions[index] {
         case .partial(let partialIndex):
             let partial = program.partials[partialIndex]
-            guard let template = try template(for: partial.reference) else { return }
+            guard let resolved = try resolve(partial.reference) else { return }
             try withIndentation(partial.indentation) { renderer throws(MustacheError) in
-                try renderer.renderNested(template)
+                try renderer.renderNested(resolved)
             }
         case .parent(let parentIndex):
             let parent = program.parents[parentIndex]
-            guard let template = try template(for: parent.reference) else { return }
+            guard let resolved = try resolve(parent.reference) else { return }
             let outerArguments = blockArguments
             blockArguments = parent.arguments.merging(outerArguments) { _, outer in outer }
             defer { blockArguments = outerArguments }
             try withIndentation(parent.indentation) { renderer throws(MustacheError) in
-                try renderer.renderNested(template)
+                try renderer.renderNested(resolved)
             }
         case .block(let blockIndex):
             try renderBlock(program.blocks[blockIndex])
@@ -154,33 +154,38 @@ struct Renderer: ~Copyable {
         try body(&self)
     }
 
-    private mutating func renderNested(_ template: Template) throws(MustacheError) {
+    /// Renders the template at `resolved` in `resolvedPrograms`.
+    private mutating func renderNested(_ resolved: Int) throws(MustacheError) {
         guard depth < Self.maximumDepth else {
-            throw MustacheError(templateName: template.name, line: nil,
+            throw MustacheError(templateName: resolvedNames[resolved], line: nil,
                                 message: "partials nested more than \(Self.maximumDepth) levels deep; is a partial including itself?")
         }
         depth += 1
         defer { depth -= 1 }
-        try render(template.program)
+        try render(resolvedPrograms[resolved]!)
     }
 
-    private mutating func template(for reference: TemplateReference) throws(MustacheError) -> Template? {
+    /// Where the referenced template is in `resolvedPrograms`, asking the library the first time;
+    /// nil when there is no such template. (An index: handing out the template would retain it.)
+    private mutating func resolve(_ reference: TemplateReference) throws(MustacheError) -> Int? {
         switch reference {
         case .named(let name):
-            return try template(named: name)
+            return try resolve(name)
         case .dynamic(let path):
             guard case .string(let name)? = withUnsafePointer(to: path, { lookUp($0) }) else { return nil }
-            return try template(named: name)
+            return try resolve(name)
         }
     }
 
-    private mutating func template(named name: String) throws(MustacheError) -> Template? {
+    private mutating func resolve(_ name: String) throws(MustacheError) -> Int? {
         guard let library else { return nil }
-        if let index = resolvedNames.firstIndex(of: name) { return resolvedTemplates[index] }
-        let template = try library.template(named: name)
+        if let index = resolvedNames.firstIndex(of: name) {
+            return resolvedPrograms[index] == nil ? nil : index
+        }
+        let program = try library.template(named: name)?.program
         resolvedNames.append(name)
-        resolvedTemplates.append(template)
-        return template
+        resolvedPrograms.append(program)
+        return program == nil ? nil : resolvedNames.count - 1
     }
 
     /// Spec name resolution: the first component is searched down the stack, the rest inside what it found.
