@@ -47,12 +47,6 @@ final class Program: @unchecked Sendable {
         text.deallocate()
         names.deinitialize().deallocate()
     }
-
-    /// True when the program starts with literal text (an argument block's first line may skip indentation).
-    var startsWithText: Bool {
-        guard let first = instructions.first, case .text = first else { return false }
-        return true
-    }
 }
 
 /// `{{<parent}}` with its block arguments compiled.
