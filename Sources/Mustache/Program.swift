@@ -9,18 +9,25 @@ final class Program: @unchecked Sendable {
     enum Instruction {
         /// Literal bytes `text[start..<end]`; `lines` indexes `lineStarts`, or is -1 when no line starts in it.
         case text(start: Int, end: Int, lines: Int)
-        case variable(name: Int, isEscaped: Bool)
+        case variable(Name, isEscaped: Bool)
         /// The section's content is the instructions after this one, up to `end` (exclusive).
-        case section(name: Int, end: Int, isInverted: Bool)
+        case section(Name, end: Int, isInverted: Bool)
         case partial(Int)
         case parent(Int)
         case block(Int)
     }
 
+    /// A dotted name of a variable or section: `count` components from `start` in `nameComponents`;
+    /// none for `{{.}}`.
+    struct Name {
+        let start: Int32
+        let count: Int32
+    }
+
     let instructions: UnsafeMutableBufferPointer<Instruction>
     let text: UnsafeMutableBufferPointer<UInt8>
-    /// Names of variables and sections, by index; read in place (`names[i]`) so no copy is retained.
-    let names: UnsafeMutableBufferPointer<Path>
+    /// The components of every name, read in place (a copied `String` would be retained).
+    let nameComponents: UnsafeMutableBufferPointer<String>
     /// Offsets, relative to their text's start, where a template line begins (for indentation).
     let lineStarts: [[Int]]
     let partials: [Partial]
@@ -34,18 +41,22 @@ final class Program: @unchecked Sendable {
         _ = instructions.initialize(from: compiler.instructions)
         text = .allocate(capacity: compiler.text.count)
         _ = text.initialize(from: compiler.text)
-        names = .allocate(capacity: compiler.names.count)
-        _ = names.initialize(from: compiler.names)
+        nameComponents = .allocate(capacity: compiler.nameComponents.count)
+        _ = nameComponents.initialize(from: compiler.nameComponents)
         lineStarts = compiler.lineStarts
         partials = compiler.partials
         parents = compiler.parents
         blocks = compiler.blocks
     }
 
+    func components(of name: Name) -> UnsafeBufferPointer<String> {
+        UnsafeBufferPointer(start: nameComponents.baseAddress! + Int(name.start), count: Int(name.count))
+    }
+
     deinit {
         instructions.deallocate()
         text.deallocate()
-        names.deinitialize().deallocate()
+        nameComponents.deinitialize().deallocate()
     }
 }
 
@@ -80,7 +91,7 @@ final class CompiledBlock: Sendable {
 private struct Compiler {
     var instructions: [Program.Instruction] = []
     var text: [UInt8] = []
-    var names: [Path] = []
+    var nameComponents: [String] = []
     var lineStarts: [[Int]] = []
     var partials: [Partial] = []
     var parents: [CompiledParent] = []
@@ -98,15 +109,13 @@ private struct Compiler {
                 instructions.append(.text(start: text.count, end: text.count + literal.bytes.count, lines: lines))
                 text += literal.bytes
             case .variable(let variable):
-                instructions.append(.variable(name: names.count, isEscaped: variable.isEscaped))
-                names.append(variable.path)
+                instructions.append(.variable(name(variable.path), isEscaped: variable.isEscaped))
             case .section(let section):
                 let sectionIndex = instructions.count
                 instructions.append(.text(start: 0, end: 0, lines: -1))  // replaced once the end is known
-                let name = names.count
-                names.append(section.path)
+                let sectionName = name(section.path)
                 compile(section.content)
-                instructions[sectionIndex] = .section(name: name, end: instructions.count, isInverted: section.isInverted)
+                instructions[sectionIndex] = .section(sectionName, end: instructions.count, isInverted: section.isInverted)
             case .partial(let partial):
                 instructions.append(.partial(partials.count))
                 partials.append(partial)
@@ -118,5 +127,10 @@ private struct Compiler {
                 blocks.append(CompiledBlock(block))
             }
         }
+    }
+
+    private mutating func name(_ path: Path) -> Program.Name {
+        defer { nameComponents += path.components }
+        return Program.Name(start: Int32(nameComponents.count), count: Int32(path.components.count))
     }
 }

@@ -45,10 +45,10 @@ struct Renderer: ~Copyable {
                     appendText(of: program, textStart..<textEnd, lines: lines, indentingFirstLine: true)
                 }
             case .variable(let name, let isEscaped):
-                if let value = lookUp(program.names.baseAddress! + name) { output.append(value, escaped: isEscaped) }
+                if let value = lookUp(program.components(of: name)) { output.append(value, escaped: isEscaped) }
             case .section(let name, let contentEnd, let isInverted):
                 try renderSection(program, from: index + 1, to: contentEnd,
-                                  value: lookUp(program.names.baseAddress! + name) ?? .null, inverted: isInverted)
+                                  value: lookUp(program.components(of: name)) ?? .null, inverted: isInverted)
                 index = contentEnd
                 continue
             case .partial, .parent, .block:
@@ -172,7 +172,7 @@ struct Renderer: ~Copyable {
         case .named(let name):
             return try resolve(name)
         case .dynamic(let path):
-            guard case .string(let name)? = withUnsafePointer(to: path, { lookUp($0) }) else { return nil }
+            guard case .string(let name)? = path.components.withUnsafeBufferPointer({ lookUp($0) }) else { return nil }
             return try resolve(name)
         }
     }
@@ -189,28 +189,20 @@ struct Renderer: ~Copyable {
     }
 
     /// Spec name resolution: the first component is searched down the stack, the rest inside what it found.
-    /// (Written so the common single name returns its value without intermediate copies.)
+    /// No components is `{{.}}`. (Components are borrowed in place, keys compared without copies.)
     @inline(__always)
-    private func lookUp(_ path: UnsafePointer<Path>) -> MustacheValue? {
-        let components = path.pointee.components
-        switch components.count {
-        case 0: return contextStack.last?.pointee
-        case 1: return lookUp(components[0])
-        default: return lookUp(components[0]).flatMap { Self.value(at: components.dropFirst(), in: $0) }
-        }
-    }
-
-    private static func value(at components: ArraySlice<String>, in value: MustacheValue) -> MustacheValue? {
-        var found = value
-        for component in components {
-            guard case .object(let object) = found, let next = object.value(forKey: component) else { return nil }
+    private func lookUp(_ components: UnsafeBufferPointer<String>) -> MustacheValue? {
+        guard let first = components.baseAddress, !components.isEmpty else { return contextStack.last?.pointee }
+        guard var found = lookUp(first) else { return nil }
+        for component in 1..<components.count {
+            guard case .object(let object) = found, let next = object.value(forKey: first + component) else { return nil }
             found = next
         }
         return found
     }
 
     @inline(__always)
-    private func lookUp(_ key: String) -> MustacheValue? {
+    private func lookUp(_ key: UnsafePointer<String>) -> MustacheValue? {
         var index = contextStack.count
         while index > 0 {
             index -= 1
