@@ -76,15 +76,21 @@ struct OutputBuffer: ~Copyable {
     }
 
     private mutating func appendRaw(_ string: String) {
-        var string = string
-        string.withUTF8 { append($0) }
+        Self.withUTF8(of: string) { append($0) }
+    }
+
+    /// The string's UTF-8 read in place, without the copy (and retain) that `String.withUTF8` needs.
+    @inline(__always)
+    private static func withUTF8(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        if string.utf8.withContiguousStorageIfAvailable(body) != nil { return }
+        var copy = string
+        copy.withUTF8(body)
     }
 
     /// Copies untouched runs in one go and replaces only the five characters significant in HTML.
     /// (Bytes of multi-byte UTF-8 characters are all above 127: they are never taken for one.)
     private mutating func appendEscaped(_ string: String) {
-        var string = string
-        string.withUTF8 { utf8 in
+        Self.withUTF8(of: string) { utf8 in
             guard let base = utf8.baseAddress else { return }
             var runStart = 0
             var index = 0
