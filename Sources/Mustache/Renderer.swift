@@ -13,8 +13,8 @@ struct Renderer: ~Copyable {
     private var blockArguments: [String: Program] = [:]
     private var depth = 0
     private let library: TemplateLibrary?
-    /// The library's answers so far in this rendering: a card partial is asked for once per card,
-    /// and the library's lookup (its lock, the thread's copies, a hashed name) costs more than a render of it.
+    /// The library's answers so far in this rendering: a partial in a list is needed once per item,
+    /// and each question to the library takes its lock and hashes names (a third of a small card's render).
     private var resolvedNames: [String] = []
     private var resolvedPrograms: [Program?] = []
 
