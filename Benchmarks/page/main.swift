@@ -4,11 +4,15 @@ import Mustache
 
 // Serves one ~10 KB page rendered through the template engine on every request, so wrk can
 // compare it with nginx serving the same bytes from a file. Usage: page-bench PORT [OUT_FILE]
-// (OUT_FILE receives one rendering, for nginx to serve).
+// (OUT_FILE receives one rendering, for nginx to serve), or page-bench --renders N [THREADS]:
+// renders the page N times in-process on each of THREADS threads (1 by default), no server, for
+// a profiler (e.g. callgrind's instructions per render) or to see renders on several cores.
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 2, let port = Int(arguments[1]) else {
-    FileHandle.standardError.write(Data("usage: page-bench PORT [OUT_FILE]\n".utf8))
+let renderCount = arguments.count >= 3 && arguments[1] == "--renders" ? Int(arguments[2]) : nil
+let threadCount = renderCount == nil ? 1 : arguments.count == 4 ? Int(arguments[3]) : 1
+guard arguments.count >= 2, let port = renderCount == nil ? Int(arguments[1]) : 0, let threadCount, threadCount > 0 else {
+    FileHandle.standardError.write(Data("usage: page-bench PORT [OUT_FILE] | page-bench --renders N [THREADS]\n".utf8))
     exit(64)
 }
 
@@ -47,6 +51,18 @@ let context: MustacheValue = [
         })]
     }),
 ]
+
+if let renderCount {
+    let start = ContinuousClock.now
+    // Every thread renders the same shared context, as the server's workers do.
+    DispatchQueue.concurrentPerform(iterations: threadCount) { _ in
+        for _ in 0..<renderCount { _ = try! templates.renderBytes("page", context) }
+    }
+    let elapsed = ContinuousClock.now - start
+    let bytes = try templates.renderBytes("page", context).count
+    print("\(threadCount) × \(renderCount) renders of \(bytes) bytes: \(elapsed / max(renderCount, 1)) per render on each thread")
+    exit(0)
+}
 
 if arguments.count >= 3 {
     try templates.render("page", context).write(toFile: arguments[2], atomically: true, encoding: .utf8)

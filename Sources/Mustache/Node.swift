@@ -1,7 +1,4 @@
-/// The parsed form of a template: a tree walked by the renderer.
-///
-/// Each case holds one immutable object, so visiting a node costs one reference count
-/// rather than one per field.
+/// The parsed form of a template: a tree, compiled into a flat `Program` for rendering.
 enum Node: Sendable {
     case text(Text)
     case variable(Variable)

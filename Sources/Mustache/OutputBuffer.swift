@@ -17,7 +17,11 @@ struct OutputBuffer: ~Copyable {
     }
 
     var bytes: [UInt8] {
-        Array(UnsafeBufferPointer(start: storage, count: count))
+        // One memcpy; `Array(UnsafeBufferPointer)` copied element by element.
+        Array(unsafeUninitializedCapacity: count) { buffer, initializedCount in
+            buffer.baseAddress!.update(from: storage, count: count)
+            initializedCount = count
+        }
     }
 
     var string: String {
@@ -25,24 +29,30 @@ struct OutputBuffer: ~Copyable {
     }
 
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-        if count + bytes.count > capacity { grow(toHold: count + bytes.count) }
-        (storage + count).update(from: source, count: bytes.count)
-        count += bytes.count
+        guard let source = bytes.baseAddress else { return }
+        append(source, count: bytes.count)
+    }
+
+    @inline(__always)
+    mutating func append(_ source: UnsafePointer<UInt8>, count added: Int) {
+        reserve(added)
+        (storage + count).update(from: source, count: added)
+        count += added
     }
 
     mutating func append(_ array: [UInt8]) {
         array.withUnsafeBufferPointer { append($0) }
     }
 
-    mutating func append(_ array: [UInt8], from start: Int, to end: Int) {
-        array.withUnsafeBufferPointer { append(UnsafeBufferPointer(rebasing: $0[start..<end])) }
-    }
-
     mutating func append(byte: UInt8) {
-        if count == capacity { grow(toHold: count + 1) }
+        reserve(1)
         storage[count] = byte
         count += 1
+    }
+
+    @inline(__always)
+    private mutating func reserve(_ added: Int) {
+        if count + added > capacity { grow(toHold: count + added) }
     }
 
     private mutating func grow(toHold required: Int) {
@@ -66,49 +76,89 @@ struct OutputBuffer: ~Copyable {
     }
 
     private mutating func appendRaw(_ string: String) {
-        var string = string
-        string.withUTF8 { append($0) }
+        Self.withUTF8(of: string) { append($0) }
+    }
+
+    /// The string's UTF-8 read in place, without the copy (and retain) that `String.withUTF8` needs.
+    @inline(__always)
+    private static func withUTF8(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        if string.utf8.withContiguousStorageIfAvailable(body) != nil { return }
+        var copy = string
+        copy.withUTF8(body)
     }
 
     /// Copies untouched runs in one go and replaces only the five characters significant in HTML.
+    /// (Bytes of multi-byte UTF-8 characters are all above 127: they are never taken for one.)
     private mutating func appendEscaped(_ string: String) {
-        var string = string
-        string.withUTF8 { utf8 in
+        Self.withUTF8(of: string) { utf8 in
+            guard let base = utf8.baseAddress else { return }
             var runStart = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                // Every escaped character is below '?': most bytes leave here.
-                guard byte < UInt8(ascii: "?"), let entity = Self.entity(for: byte) else { continue }
-                append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                entity.withUTF8Buffer { append($0) }
-                runStart = index + 1
+            var index = 0
+            while index < utf8.count {
+                // Most text has nothing to escape: skip it eight bytes at a time.
+                if index + 8 <= utf8.count,
+                   !Self.containsEscaped(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                    index += 8
+                    continue
+                }
+                let wordEnd = min(index + 8, utf8.count)
+                while index < wordEnd {
+                    if Self.isEscaped(base[index]) {
+                        append(base + runStart, count: index - runStart)
+                        Self.entity(for: base[index]).withUTF8Buffer { append($0) }
+                        runStart = index + 1
+                    }
+                    index += 1
+                }
             }
-            append(UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            append(base + runStart, count: utf8.count - runStart)
         }
     }
 
-    private static func entity(for byte: UInt8) -> StaticString? {
+    /// One shift and test per byte: bit n of the mask is set for each escaped byte n (all below 64).
+    @inline(__always)
+    private static func isEscaped(_ byte: UInt8) -> Bool {
+        let mask: UInt64 = 1 << 0x22 | 1 << 0x26 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E  // " & ' < >
+        return byte < 64 && mask >> byte & 1 != 0
+    }
+
+    /// Whether any of the eight bytes of `word` is one that `isEscaped` (SWAR: a byte equal to `c`
+    /// is a zero byte of `word ^ c…c`, and `(x - 0x01…01) & ~x & 0x80…80` is non-zero iff x has one).
+    @inline(__always)
+    static func containsEscaped(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & (ones &* 0x80) != 0 }
+        return hasZeroByte(word ^ ones &* 0x22) || hasZeroByte(word ^ ones &* 0x26) || hasZeroByte(word ^ ones &* 0x27)
+            || hasZeroByte(word ^ ones &* 0x3C) || hasZeroByte(word ^ ones &* 0x3E)
+    }
+
+    private static func entity(for byte: UInt8) -> StaticString {
         switch byte {
         case UInt8(ascii: "&"): "&amp;"
         case UInt8(ascii: "<"): "&lt;"
         case UInt8(ascii: ">"): "&gt;"
         case UInt8(ascii: "\""): "&quot;"
-        case UInt8(ascii: "'"): "&#39;"
-        default: nil
+        default: "&#39;"
         }
     }
 
+    /// Writes the digits straight into the buffer: no `String` per number.
     private mutating func appendDecimal(_ number: Int) {
         if number < 0 { append(byte: UInt8(ascii: "-")) }
         var magnitude = number.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = digits.count
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            append(UnsafeBufferPointer(rebasing: digits[start...]))
+        var digitCount = 1
+        var power: UInt = 10
+        while digitCount < 20 && magnitude >= power {  // UInt.max has 20 digits; 10^20 would overflow
+            digitCount += 1
+            power &*= 10
         }
+        reserve(digitCount)
+        count += digitCount
+        var position = count
+        repeat {
+            position -= 1
+            storage[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
     }
 }

@@ -3,7 +3,7 @@ import Synchronization
 /// A template parsed once, rendered many times.
 public struct Template: Sendable {
     public let name: String
-    let nodes: [Node]
+    let program: Program
     /// Kept to parse a thread's own copy (`PerThreadTemplates`).
     let source: String
     /// The size of the last rendering: the next one reserves that much up front and never regrows.
@@ -12,7 +12,7 @@ public struct Template: Sendable {
     public init(_ source: String, name: String = "") throws(MustacheError) {
         let bytes = Array(source.utf8)
         self.name = name
-        self.nodes = try Parser.parse(bytes, templateName: name)
+        self.program = Program(try Parser.parse(bytes, templateName: name))
         self.source = source
         self.lastRenderedSize = RenderedSize(initial: bytes.count)
     }
@@ -30,8 +30,8 @@ public struct Template: Sendable {
     func render<Result>(_ context: MustacheValue, library: TemplateLibrary?,
                         _ result: (borrowing OutputBuffer) -> Result) throws(MustacheError) -> Result {
         let expectedSize = lastRenderedSize.value.load(ordering: .relaxed)
-        var renderer = Renderer(context: context, library: library, capacity: expectedSize + expectedSize / 8)
-        try renderer.render(nodes)
+        var renderer = Renderer(library: library, capacity: expectedSize + expectedSize / 8)
+        try renderer.render(program, in: context)
         lastRenderedSize.value.store(renderer.output.count, ordering: .relaxed)
         return result(renderer.output)
     }
