@@ -45,6 +45,7 @@ public struct Router: Sendable {
         for route in table {
             guard let parameters = Self.match(route.segments, pathSegments) else { continue }
             if route.method == method || (method == .head && route.method == .get) {
+                guard !parameters.isEmpty else { return try route.handler(request) }
                 var routed = request
                 routed.parameters = parameters
                 return try route.handler(routed)
