@@ -28,6 +28,13 @@ let page: [UInt8] = {
 try Data(page).write(to: URL(fileURLWithPath: directory).appendingPathComponent("page.html"))
 
 var router = Router()
+// Routes of the app's shapes ahead of the page, so finding it walks a table of the app's size.
+for pattern in ["/", "/items", "/items/new", "/items/:id", "/items/:id/edit", "/items/:id/delete", "/items/:id/photo",
+                "/items/:id/thumbnail", "/groups/:group", "/parts/:id/delete", "/goals", "/search", "/events",
+                "/api/items", "/api/items/:id", "/api/goals", "/api/search", "/api/history", "/api/history/stream"] {
+    router.get(pattern) { _ in .text("") }
+    router.post(pattern) { _ in .text("") }
+}
 router.get("/page") { _ in .html(utf8: page) }
 // The app's middleware in the app's order (WishlistApp.makeResponder), less its own DiskFullErrors.
 let middleware: [any Middleware] = arguments[2] == "bare" ? [] : [
