@@ -86,9 +86,7 @@ private func makeNativeResponse(_ response: Response, connection: OpaquePointer,
                                 server: Server) throws(HTTPError) -> OpaquePointer {
     let native: OpaquePointer?
     switch response.body {
-    case .empty:
-        native = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
-    case .bytes(let bytes) where bytes.isEmpty:
+    case .empty, .bytes([]):
         native = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
     case .bytes(let bytes):
         native = makeBorrowingResponse(bytes)

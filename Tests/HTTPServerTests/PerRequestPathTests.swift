@@ -77,6 +77,7 @@ import Testing
     @Test func sharedBodyArrivesWholeOnEveryResponse() throws {
         let page = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         try withServer(handler: { request in
+            if request.path == "/empty" { return Response(body: .bytes([])) }
             guard request.path == "/changed" else { return Response(body: .bytes(page)) }
             var copy = page
             let response = Response(body: .bytes(copy))
@@ -95,6 +96,8 @@ import Testing
             #expect(bodies.allSatisfy { $0 == page })
             let head = try RawClient(port: server.port).request("HEAD", "/", expectBody: false)
             #expect(head.header("Content-Length") == "300000")
+            let empty = try RawClient(port: server.port).request("GET", "/empty")
+            #expect(empty.status == 200 && empty.header("Content-Length") == "0" && empty.body.isEmpty)
         }
     }
 
