@@ -41,6 +41,7 @@ let package = Package(
         // Benchmarks (see Benchmarks/README.md).
         .executableTarget(name: "page-bench", dependencies: ["HTTPServer", "Mustache"], path: "Benchmarks/page",
                           exclude: ["run"]),
+        .executableTarget(name: "http-bench", dependencies: ["HTTPServer"], path: "Benchmarks/http", exclude: ["run"]),
         .executableTarget(name: "thumbnail-bench", dependencies: ["Imaging", "CVips", "CMagic"],
                           path: "Benchmarks/thumbnail", exclude: ["README.md", "run"]),
         .executableTarget(name: "store-bench", dependencies: ["WishlistCore", "Persistence"], path: "Benchmarks/store"),

@@ -2,6 +2,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/random.h> /* getrandom, which Glibc's Swift module leaves out (tokens, HTTPServer) */
 #include <microhttpd.h>
 
 /* Swift cannot call C variadic functions: these one-line wrappers fix the options it needs. */

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Logs one line per request to stderr: method, path, status, body bytes, duration.
 public struct AccessLog: Middleware {
     public init() {}
@@ -16,7 +18,37 @@ public struct AccessLog: Middleware {
 
     private func log(_ request: Request, status: HTTPStatus, bytes: Int, since start: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - start
-        let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-        writeStandardErrorLine("\(request.method.rawValue) \(request.path) \(status.code) \(bytes) \((milliseconds * 100).rounded() / 100)ms")
+        let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+        let line = Self.line(method: request.method, path: request.path, status: status.code, bytes: bytes,
+                             nanoseconds: nanoseconds)
+        line.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+
+    /// `GET /path 200 1234 0.15ms` and a newline, built in one buffer: string interpolation and
+    /// formatting a `Double` cost more than the rest of a cached page's answer.
+    static func line(method: HTTPMethod, path: String, status: Int, bytes: Int, nanoseconds: Int64) -> [UInt8] {
+        var line: [UInt8] = []
+        line.reserveCapacity(path.utf8.count + 40)
+        line.appendUTF8(method.rawValue)
+        line.append(UInt8(ascii: " "))
+        line.appendUTF8(path)
+        line.append(UInt8(ascii: " "))
+        line.appendDecimal(status)
+        line.append(UInt8(ascii: " "))
+        line.appendDecimal(bytes)
+        line.append(UInt8(ascii: " "))
+        // Milliseconds to two decimals without trailing zeros (as a Double prints): 1.0, 0.5, 0.15.
+        let hundredths = Int((nanoseconds + 5_000) / 10_000)
+        line.appendDecimal(hundredths / 100)
+        line.append(UInt8(ascii: "."))
+        let fraction = hundredths % 100
+        if fraction % 10 == 0 {
+            line.appendDecimal(fraction / 10)
+        } else {
+            line.append(UInt8(ascii: "0") + UInt8(fraction / 10))
+            line.append(UInt8(ascii: "0") + UInt8(fraction % 10))
+        }
+        line.appendUTF8("ms\n")
+        return line
     }
 }

@@ -23,11 +23,22 @@ public struct Cookie: Sendable {
     }
 
     public var headerValue: String {
-        var text = "\(name)=\(value); Path=\(path)"
-        if let maxAge { text += "; Max-Age=\(maxAge)" }
-        if httpOnly { text += "; HttpOnly" }
-        text += "; SameSite=\(sameSite.rawValue)"
-        if secure { text += "; Secure" }
-        return text
+        // Every response to a client without a CSRF cookie yet sets one: built as bytes, once.
+        var text: [UInt8] = []
+        text.reserveCapacity(name.utf8.count + value.utf8.count + path.utf8.count + 80)
+        text.appendUTF8(name)
+        text.appendUTF8("=")
+        text.appendUTF8(value)
+        text.appendUTF8("; Path=")
+        text.appendUTF8(path)
+        if let maxAge {
+            text.appendUTF8("; Max-Age=")
+            text.appendDecimal(maxAge)
+        }
+        if httpOnly { text.appendUTF8("; HttpOnly") }
+        text.appendUTF8("; SameSite=")
+        text.appendUTF8(sameSite.rawValue)
+        if secure { text.appendUTF8("; Secure") }
+        return text.utf8String
     }
 }

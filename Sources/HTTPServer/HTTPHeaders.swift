@@ -5,7 +5,10 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     public init() {}
 
     public init(dictionaryLiteral elements: (String, String)...) {
-        fields = elements.map { (name: $0.0, value: $0.1) }
+        // Room for what middleware adds on the way out (security headers, a cookie), so the
+        // fields are not reallocated twice per response.
+        fields.reserveCapacity(elements.count + 8)
+        fields.append(contentsOf: elements.lazy.map { (name: $0.0, value: $0.1) })
     }
 
     /// The first value of the named field; setting replaces every field of that name.
@@ -25,6 +28,16 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// Adds a field, keeping any others of the same name.
     public mutating func add(_ name: String, _ value: String) {
         fields.append((name: name, value: value))
+    }
+
+    /// Adds each field of `defaults` whose name is not here yet, growing the storage once
+    /// (setting them one by one searched and reallocated the fields for each).
+    mutating func addAbsent(_ defaults: HTTPHeaders) {
+        let ownCount = fields.count
+        fields.reserveCapacity(ownCount + defaults.fields.count)
+        for field in defaults.fields where !fields[..<ownCount].contains(where: { $0.name.caseInsensitiveEquals(field.name) }) {
+            fields.append(field)
+        }
     }
 
     public mutating func remove(_ name: String) {

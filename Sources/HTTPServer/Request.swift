@@ -28,9 +28,9 @@ public struct Request: Sendable {
         self.method = method
         self.path = path
         self.rawQuery = rawQuery
-        self.query = PercentEncoding.parseFields(rawQuery)
+        self.query = rawQuery.isEmpty ? FieldList() : PercentEncoding.parseFields(rawQuery)
         self.headers = headers
-        self.cookies = Self.parseCookies(headers.all("Cookie"))
+        self.cookies = Self.parseCookies(headers)
         self.parameters = [:]
         self.form = form
         self.files = files
@@ -45,17 +45,23 @@ public struct Request: Sendable {
         return Self.hostName(fromAuthority: host)
     }
 
+    /// Asked for every request (host validation): found on the bytes, lowercased only when needed.
     static func hostName(fromAuthority authority: String) -> String {
-        let lowered = authority.lowercased()
-        if lowered.hasPrefix("["), let end = lowered.firstIndex(of: "]") {
-            return String(lowered[...end])
+        let bytes = authority.utf8
+        let end: String.Index
+        if bytes.first == UInt8(ascii: "["), let bracket = bytes.firstIndex(of: UInt8(ascii: "]")) {
+            end = bytes.index(after: bracket)
+        } else {
+            end = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
         }
-        return String(lowered.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)[0])
+        let name = authority[..<end]
+        let isLowercaseASCII = name.utf8.allSatisfy { $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
+        return isLowercaseASCII ? String(name) : name.lowercased()
     }
 
-    private static func parseCookies(_ headerValues: [String]) -> [String: String] {
+    private static func parseCookies(_ headers: HTTPHeaders) -> [String: String] {
         var cookies: [String: String] = [:]
-        for header in headerValues {
+        for (name, header) in headers where name.caseInsensitiveEquals("Cookie") {
             for pair in header.split(separator: ";") {
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 guard parts.count == 2 else { continue }

@@ -82,7 +82,7 @@ final class RequestContext {
             return .failure(HTTPError(.notImplemented, "The method \(self.method) is not supported."))
         }
         let (rawPath, rawQuery) = splitURI()
-        guard rawPath.hasPrefix("/"), let path = PercentEncoding.decode(rawPath, plusAsSpace: false) else {
+        guard rawPath.utf8.first == UInt8(ascii: "/"), let path = PercentEncoding.decode(rawPath, plusAsSpace: false) else {
             return .failure(HTTPError(.badRequest, "The address is not valid."))
         }
         var request = Request(method: method, path: path, rawQuery: String(rawQuery), headers: headers,
@@ -126,7 +126,7 @@ final class RequestContext {
     }
 
     private func splitURI() -> (path: Substring, query: Substring) {
-        guard let mark = rawURI.firstIndex(of: "?") else { return (rawURI[...], "") }
+        guard let mark = rawURI.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (rawURI[...], "") }
         return (rawURI[..<mark], rawURI[rawURI.index(after: mark)...])
     }
 

@@ -36,6 +36,6 @@ public struct SecurityHeaders: Middleware {
     }
 
     private func apply(to target: inout HTTPHeaders) {
-        for (name, value) in headers where !target.contains(name) { target[name] = value }
+        target.addAbsent(headers)
     }
 }

@@ -74,7 +74,8 @@ private func queue(_ response: Response, on connection: OpaquePointer, _ context
         return queue(server.errorResponse(error, request: nil), on: connection, context, server, isErrorPage: true)
     }
     for (name, value) in response.headers {
-        MHD_add_response_header(native, name, value)
+        // Explicitly: passing a short (inline) String as a C string argument allocated an array.
+        name.withCString { name in value.withCString { value in _ = MHD_add_response_header(native, name, value) } }
     }
     let result = MHD_queue_response(connection, UInt32(response.status.code), native)
     MHD_destroy_response(native)
@@ -85,13 +86,10 @@ private func makeNativeResponse(_ response: Response, connection: OpaquePointer,
                                 server: Server) throws(HTTPError) -> OpaquePointer {
     let native: OpaquePointer?
     switch response.body {
-    case .empty:
+    case .empty, .bytes([]):
         native = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
     case .bytes(let bytes):
-        native = bytes.withUnsafeBytes {
-            MHD_create_response_from_buffer($0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress),
-                                            .RESPMEM_MUST_COPY)
-        }
+        native = makeBorrowingResponse(bytes)
     case .file(let path, let size):
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw HTTPError(.notFound, "The file is gone.") }
@@ -111,6 +109,33 @@ private func makeNativeResponse(_ response: Response, connection: OpaquePointer,
     }
     guard let native else { throw HTTPError(.internalServerError, "The response could not be created.") }
     return native
+}
+
+/// Holds a body's bytes until libmicrohttpd has sent them, so it sends them from the array itself:
+/// a page kept in a cache goes out without being copied for each request.
+private final class BorrowedBody {
+    let bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+}
+
+private func makeBorrowingResponse(_ bytes: [UInt8]) -> OpaquePointer? {
+    let body = BorrowedBody(bytes)
+    // The address outlives `withUnsafeBytes`: the box's array is immutable (a change to any copy
+    // of it copies first) and stays alive until libmicrohttpd releases the box.
+    let address = body.bytes.withUnsafeBytes { UnsafeMutableRawPointer(mutating: $0.baseAddress) }
+    let retained = Unmanaged.passRetained(body)
+    let native = MHD_create_response_from_buffer_with_free_callback_cls(bytes.count, address, releaseBorrowedBody,
+                                                                        retained.toOpaque())
+    if native == nil { retained.release() }
+    return native
+}
+
+private func releaseBorrowedBody(_ body: UnsafeMutableRawPointer?) {
+    guard let body else { return }
+    Unmanaged<BorrowedBody>.fromOpaque(body).release()
 }
 
 private func remoteAddress(of connection: OpaquePointer) -> String {

@@ -75,6 +75,32 @@ import Testing
         }
     }
 
+    @Test func firstRegisteredPatternWinsAndLengthsDoNotMix() throws {
+        var router = Router()
+        router.get("/items/new") { _ in .text("new") }
+        router.get("/items/:id") { request in .text("item \(request.parameters["id"] ?? "?")") }
+        router.get("/items/:id/edit") { request in .text("edit \(request.parameters["id"] ?? "?")") }
+        router.post("/items") { _ in .text("created") }
+        router.get("/") { _ in .text("home") }
+        #expect(router.routes.map(\.pattern) == ["/items/new", "/items/:id", "/items/:id/edit", "/items", "/"])
+        func text(_ method: HTTPMethod, _ path: String) throws -> String {
+            guard case .bytes(let bytes) = try router.respond(to: Request(method: method, path: path)).body else { return "" }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        #expect(try text(.get, "/items/new") == "new")
+        #expect(try text(.get, "/items/7") == "item 7")
+        #expect(try text(.get, "//items//7/edit/") == "edit 7")
+        #expect(try text(.get, "/") == "home")
+        #expect(try text(.post, "/items") == "created")
+        for (method, path, status) in [(HTTPMethod.get, "/items", 405), (.get, "/items/7/edit/more", 404), (.get, "/a/b/c/d/e/f", 404),
+                                       (.post, "/items/7", 405), (.get, "/other", 404)] {
+            #expect(throws: HTTPError.self) { try router.respond(to: Request(method: method, path: path)) }
+            do { _ = try router.respond(to: Request(method: method, path: path)) } catch let error as HTTPError {
+                #expect(error.status.code == status, "\(method) \(path)")
+            }
+        }
+    }
+
     @Test func badPathsAre400() throws {
         try withServer(handler: Self.router().respond) { server throws in
             #expect(try RawClient(port: server.port).request("GET", "/items/a%00b").status == 400)

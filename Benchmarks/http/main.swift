@@ -1,0 +1,47 @@
+import Foundation
+import HTTPServer
+
+// The HTTP path alone: a fixed 20 KB HTML page (as a page cache would hold it) answered through
+// the server, with or without the app's middleware, for wrk to compare with nginx serving the
+// same bytes from a file. Usage: http-bench PORT chain|bare DIR
+// Writes DIR/page.html (the bytes served at /page) and serves DIR as the static file root.
+
+let arguments = CommandLine.arguments
+guard arguments.count == 4, let port = Int(arguments[1]), ["chain", "bare"].contains(arguments[2]) else {
+    FileHandle.standardError.write(Data("usage: http-bench PORT chain|bare DIR\n".utf8))
+    exit(64)
+}
+let directory = arguments[3]
+
+/// About 20 KB of HTML with the shape of a list page: the same bytes on every run.
+let page: [UInt8] = {
+    var html = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Page</title>"
+        + "<link rel=\"stylesheet\" href=\"/static/page.html\"></head><body><main>\n"
+    var index = 0
+    while html.utf8.count < 20 * 1024 - 200 {
+        html += "<a class=\"card\" href=\"/items/\(index)\"><span class=\"card-name\">Item \(index)</span>"
+            + "<span class=\"card-subtitle\">A subtitle of item number \(index)</span></a>\n"
+        index += 1
+    }
+    return Array((html + "</main></body></html>\n").utf8)
+}()
+try Data(page).write(to: URL(fileURLWithPath: directory).appendingPathComponent("page.html"))
+
+var router = Router()
+// Routes of the app's shapes ahead of the page, so finding it walks a table of the app's size.
+for pattern in ["/", "/items", "/items/new", "/items/:id", "/items/:id/edit", "/items/:id/delete", "/items/:id/photo",
+                "/items/:id/thumbnail", "/groups/:group", "/parts/:id/delete", "/goals", "/search", "/events",
+                "/api/items", "/api/items/:id", "/api/goals", "/api/search", "/api/history", "/api/history/stream"] {
+    router.get(pattern) { _ in .text("") }
+    router.post(pattern) { _ in .text("") }
+}
+router.get("/page") { _ in .html(utf8: page) }
+// The app's middleware in the app's order (WishlistApp.makeResponder), less its own DiskFullErrors.
+let middleware: [any Middleware] = arguments[2] == "bare" ? [] : [
+    AccessLog(), SecurityHeaders(), HostValidation(), try StaticFiles(root: directory, prefix: "/static/"),
+    CSRFProtection(),
+]
+let server = Server(configuration: Server.Configuration(port: port), responder: chain(middleware, to: router.respond))
+try server.start()
+print("ready on \(server.port)")
+server.runUntilSignal()
