@@ -15,6 +15,7 @@ struct Invocation {
     var resourcesDirectory = FileManager.default.currentDirectoryPath
     var allowedHosts: [String] = []
     var reload = false
+    var accessLog = false
     var maxPhotoMegabytes = 30
     var sample = SampleSize()
 
@@ -50,6 +51,7 @@ struct Invocation {
       --allowed-host NAME   also answer requests for this Host name (repeatable)
       --max-photo-mb N      largest photo upload in megabytes (default 30)
       --reload              re-read changed templates on every request (development)
+      --access-log          print a line per request to standard error
     """
 
     struct UsageError: Error, CustomStringConvertible {
@@ -112,6 +114,8 @@ struct Invocation {
                 invocation.sample.seed = UInt64(try number(for: argument, in: 0...Int.max))
             case "--reload":
                 invocation.reload = true
+            case "--access-log":
+                invocation.accessLog = true
             case let option where option.hasPrefix("-"):
                 throw UsageError(description: "Unknown option “\(option)”. See wishlist --help.")
             default:

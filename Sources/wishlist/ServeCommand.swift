@@ -20,6 +20,7 @@ struct ServeCommand {
 
         var webConfiguration = WishlistApp.Configuration(resourcesDirectory: resources)
         webConfiguration.reloadTemplates = invocation.reload
+        webConfiguration.accessLog = invocation.accessLog
         webConfiguration.allowedHosts = invocation.allowedHosts + policy.extraHosts
         webConfiguration.password = policy.password
         webConfiguration.maxPhotoBytes = maxPhotoBytes

@@ -30,10 +30,12 @@ def free_port():
 
 class WishlistServer:
     """One server process over one data directory; restartable to prove persistence.
-    `environment` adds variables (e.g. WISHLIST_PASSWORD); `ready_path` answers 200 once it serves."""
+    `environment` adds variables (e.g. WISHLIST_PASSWORD); `arguments` adds `serve` options;
+    `ready_path` answers 200 once it serves."""
 
-    def __init__(self, data_dir: Path, environment=None, ready_path="/"):
+    def __init__(self, data_dir: Path, environment=None, ready_path="/", arguments=()):
         self.data_dir = data_dir
+        self.arguments = list(arguments)
         self.environment = {**os.environ, **(environment or {})}
         self.ready_path = ready_path
         self.port = free_port()
@@ -46,7 +48,8 @@ class WishlistServer:
 
     def start(self):
         self.process = subprocess.Popen(
-            [str(BINARY), "serve", "--port", str(self.port), "--data-dir", str(self.data_dir), "--resources", str(ROOT)],
+            [str(BINARY), "serve", "--port", str(self.port), "--data-dir", str(self.data_dir), "--resources", str(ROOT),
+             *self.arguments],
             stdout=open(self.log, "a"), stderr=subprocess.STDOUT, cwd=ROOT, env=self.environment)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
