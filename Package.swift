@@ -26,6 +26,7 @@ let package = Package(
                        providers: [.apt(["libmagic-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CMalloc"),
 
         // General libraries.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CZlib"]),
@@ -36,7 +37,7 @@ let package = Package(
         // The app.
         .target(name: "WishlistCore", dependencies: ["Persistence", "Imaging"]),
         .target(name: "WishlistWeb", dependencies: ["HTTPServer", "Mustache", "Persistence", "Imaging", "WishlistCore"]),
-        .executableTarget(name: "wishlist", dependencies: ["WishlistWeb", "WishlistCore", "HTTPServer", "Persistence"]),
+        .executableTarget(name: "wishlist", dependencies: ["WishlistWeb", "WishlistCore", "HTTPServer", "Persistence", "CMalloc"]),
 
         // Benchmarks (see Benchmarks/README.md).
         .executableTarget(name: "page-bench", dependencies: ["HTTPServer", "Mustache"], path: "Benchmarks/page",

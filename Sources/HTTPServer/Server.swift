@@ -68,6 +68,7 @@ public final class Server: Sendable {
     private let handler: Handler
     private let running = Mutex(Running())
     private let streams = Mutex(Streams())
+    private let answeredCount = Atomic<Int>(0)
 
     public init(configuration: Configuration = Configuration(), responder: @escaping Handler) {
         self.configuration = configuration
@@ -75,6 +76,9 @@ public final class Server: Sendable {
         let renderErrors = errorPages.wrapping(responder)
         self.handler = configuration.accessLog ? AccessLog().wrapping(renderErrors) : renderErrors
     }
+
+    /// How many requests handlers have answered so far (for noticing a quiet server).
+    public var requestCount: Int { answeredCount.load(ordering: .relaxed) }
 
     /// The bound port, once started.
     public var port: Int { running.withLock { $0.port } }
@@ -162,6 +166,7 @@ public final class Server: Sendable {
     // MARK: Called from libmicrohttpd's callbacks
 
     func respond(to request: Request) -> Response {
+        answeredCount.add(1, ordering: .relaxed)
         do {
             return try handler(request)
         } catch {

@@ -1,3 +1,4 @@
+import CMalloc
 import Foundation
 import HTTPServer
 import WishlistCore
@@ -36,7 +37,14 @@ struct ServeCommand {
         // Written unbuffered so a log file or pipe sees it at once.
         FileHandle.standardOutput.write(Data("Wishlist is ready at http://\(shownHost):\(server.port)/\n".utf8))
         DispatchQueue.global(qos: .utility).async { Self.sweepPhotos(of: store) }
+        // A burst of requests leaves SQLite's page caches and glibc's per-thread arenas full
+        // (~10 MB); once the server is quiet, give that back. Serving again refills the caches.
+        let memoryRelease = QuietPeriodWatch(server: server, period: .seconds(2)) {
+            store.database.releaseMemory()
+            malloc_trim(0)
+        }
         server.runUntilSignal()
+        memoryRelease.cancel()
         app.shutdown()
         store.database.close()
     }
