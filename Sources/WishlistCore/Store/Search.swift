@@ -79,6 +79,9 @@ struct SubstringSearch {
             if let first = rows.first {
                 let count = try first.decode("match_count", as: Int.self)
                 total = MatchTotal(count: count, isAtLeast: count >= Self.matchPool, hasMore: rows.count > limit)
+            } else if offset == 0 {
+                // No first page, no match: counting would run the index search a second time.
+                total = MatchTotal(count: 0, isAtLeast: false, hasMore: false)
             }
         } else {
             // Counting would scan the table until the pool fills (3 ms for "ky" at 100k trips, more
