@@ -8,7 +8,7 @@ import Testing
 /// JSON error) and nothing in the database changes.
 @Suite struct BadInputTests {
     @Test func badNamesGetAFormMessageAndChangeNothing() throws {
-        let fixture = try SecurityFixture()
+        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
         let before = try fixture.snapshot()
         let token = try fixture.csrfToken()
         let client = WebClient(port: fixture.port)
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func unknownAndNonNumericIdsAreFriendly404s() throws {
-        let fixture = try SecurityFixture()
+        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
         let before = try fixture.snapshot()
         let token = try fixture.csrfToken()
         let client = WebClient(port: fixture.port)
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func noAddressReachesAFileOutsidePublic() throws {
-        let fixture = try SecurityFixture()
+        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
         let client = WebClient(port: fixture.port)
         for path in ["/static/../Package.swift", "/static/%2e%2e/Package.swift", "/static/css/..%2f..%2f..%2fPackage.swift",
                      "/static/%2F%2E%2E%2FPackage.swift", "/static/..%5c..%5cPackage.swift", "/static/.gitignore",
@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func wrongMethodsAre405WithAllow() throws {
-        let fixture = try SecurityFixture()
+        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
         let before = try fixture.snapshot()
         let token = try fixture.csrfToken()
         let client = WebClient(port: fixture.port)
@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func aHugeQueryStringIsRefusedQuicklyAndTheServerKeepsServing() throws {
-        let fixture = try SecurityFixture()
+        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
         let client = WebClient(port: fixture.port)
         for length in [100_000, 1_000_000] {
             let start = ContinuousClock.now
@@ -107,7 +107,7 @@ import Testing
     }
 
     @Test func undecodableFormsAndPathsAre400AndChangeNothing() throws {
-        let fixture = try SecurityFixture()
+        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
         let before = try fixture.snapshot()
         let token = try fixture.csrfToken()
         let client = WebClient(port: fixture.port)
@@ -129,7 +129,7 @@ import Testing
     }
 
     @Test func oversizedAndBrokenUploadsAreRefusedAndChangeNothing() throws {
-        let fixture = try SecurityFixture(maxPhotoBytes: 1024 * 1024)
+        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
         let before = try fixture.snapshot()
         let token = try fixture.csrfToken()
         let client = WebClient(port: fixture.port)

@@ -5,12 +5,13 @@ import WishlistCore
 @testable import WishlistWeb
 
 /// The real app on an ephemeral loopback port over a fresh seeded data directory, built the way
-/// `wishlist serve` builds it. Stopped and removed by `stop()`.
+/// `wishlist serve` builds it. Stopped and removed by `stop()` or when released.
 final class LiveServer {
     let directory: String
     let store: WishlistStore
     let app: WishlistApp
     let server: Server
+    private var isStopped = false
 
     var port: Int { server.port }
     var databasePath: String { directory + "/wishlist.sqlite" }
@@ -19,24 +20,38 @@ final class LiveServer {
     static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    init(heartbeatInterval: Double = 15, watchExternalChanges: Bool = false) throws {
+    init(maxPhotoBytes: Int = PhotoLimits().maxBytes, heartbeatInterval: Double = 15, watchExternalChanges: Bool = false) throws {
         directory = NSTemporaryDirectory() + "WishlistWebTests-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        store = try WishlistStore(path: directory + "/wishlist.sqlite")
+        store = try WishlistStore(path: directory + "/wishlist.sqlite", photoLimits: PhotoLimits(maxBytes: maxPhotoBytes))
         if watchExternalChanges { store.database.startWatchingExternalChanges(interval: .milliseconds(20)) }
-        app = try WishlistApp(store: store, configuration: WishlistApp.Configuration(resourcesDirectory: Self.resources))
+        var appConfiguration = WishlistApp.Configuration(resourcesDirectory: Self.resources)
+        appConfiguration.maxPhotoBytes = maxPhotoBytes
+        app = try WishlistApp(store: store, configuration: appConfiguration)
         var configuration = Server.Configuration(port: 0, threadCount: 2, heartbeatInterval: heartbeatInterval)
+        // Room for the photo plus the form's other fields, as `serve` allows.
+        configuration.maxBodySize = maxPhotoBytes + 1024 * 1024
+        configuration.uploadDirectory = directory
         let app = app
         configuration.errorPage = { status, message, request in app.errorPage(status: status, message: message, request: request) }
         server = Server(configuration: configuration, responder: try app.makeResponder())
         try server.start()
     }
 
+    deinit { stop() }
+
     func stop() {
+        guard !isStopped else { return }
+        isStopped = true
         server.stop()
         app.shutdown()
         store.close()
         try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// One request on its own connection, every byte under the test's control (`WebClient`).
+    func get(_ target: String, headers: [String: String] = [:]) throws -> WebClient.Reply {
+        try WebClient(port: port).get(target, headers: headers)
     }
 
     /// The seeded activity called `name`.

@@ -13,12 +13,9 @@ import Testing
     static let forgedForm = [("name", "Forged"), ("subtitle", "Forged"), ("collection", TripCollection.summerVibes.rawValue),
                              ("complete", "true"), ("sort", ActivitySortOrder.allCases.last!.rawValue)]
 
+    /// A form with a small file part: the protection must refuse before any upload is kept.
     static func multipart(_ fields: [(String, String)]) -> (contentType: String, body: [UInt8]) {
-        let boundary = "security-test-boundary"
-        var body = fields.map { "--\(boundary)\r\nContent-Disposition: form-data; name=\"\($0.0)\"\r\n\r\n\($0.1)\r\n" }.joined()
-        body += "--\(boundary)\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"a.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n"
-        body += String(repeating: "x", count: 2_000) + "\r\n--\(boundary)--\r\n"
-        return ("multipart/form-data; boundary=\(boundary)", Array(body.utf8))
+        WebClient.multipart(fields, photo: ("a.jpg", Array(repeating: UInt8(ascii: "x"), count: 2_000)))
     }
 
     static func urlEncoded(_ fields: [(String, String)]) -> [UInt8] {
@@ -28,7 +25,7 @@ import Testing
     // MARK: DNS rebinding
 
     @Test func everyRouteAndStaticFileRefusesAForeignHostWithoutData() throws {
-        let fixture = try SecurityFixture()
+        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
         let before = try fixture.snapshot()
         let token = try fixture.csrfToken()
         let tripName = try #require(try fixture.store.trip(id: 1)).name
@@ -57,7 +54,7 @@ import Testing
     // MARK: CSRF
 
     @Test func everyStateChangingRouteRefusesForgedRequestsAndChangesNothing() throws {
-        let fixture = try SecurityFixture()
+        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
         let unsafe = fixture.routes.filter { $0.method.isUnsafe }
         #expect(unsafe.count >= 8)
         let before = try fixture.snapshot()
@@ -102,7 +99,7 @@ import Testing
     // MARK: Headers
 
     @Test func everyKindOfResponseCarriesTheSecurityHeaders() throws {
-        let fixture = try SecurityFixture(maxPhotoBytes: 1024 * 1024)
+        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
         let client = WebClient(port: fixture.port)
         let token = try fixture.csrfToken()
         let replies: [(String, WebClient.Reply)] = [
@@ -131,7 +128,7 @@ import Testing
 
     /// The CSP forbids inline script and style, so no template may rely on them.
     @Test func templatesUseNoInlineScriptStyleOrHandlers() throws {
-        let folder = SecurityFixture.packageRoot.appendingPathComponent("Templates")
+        let folder = LiveServer.resources.appendingPathComponent("Templates")
         let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
             .filter { $0.hasSuffix(".mustache") }
         #expect(files.count >= 10)
@@ -158,7 +155,7 @@ import Testing
     static let rawMarkup = ["<img src=x", "<svg onload", "</script><img"]
 
     @Test func hostileNamesAreEscapedInEveryView() throws {
-        let fixture = try SecurityFixture()
+        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
         let store = fixture.store
         let tripID = try store.addTrip(TripDraft(name: Self.scriptBreaker, subtitle: Self.attributeBreaker, collection: .summerVibes))
         let otherID = try store.addTrip(TripDraft(name: Self.attributeBreaker, subtitle: nil, collection: .summerVibes))
@@ -193,14 +190,15 @@ import Testing
     }
 
     @Test func hostileNamesTravelAsEscapedDataInEventStreams() throws {
-        let fixture = try SecurityFixture()
+        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
         let tripID = try fixture.store.addTrip(TripDraft(name: "Quiet", subtitle: nil, collection: .winterRetreats))
         let topics = LiveTopicName.trip(tripID, editing: false).joined(separator: "+")
-        let stream = try EventStreamReader(port: fixture.port, target: "/events?topics=\(topics)")
-        _ = try stream.read(until: "event: ready")
+        let stream = try TestClient.openEvents("/events?topics=\(topics)", port: fixture.port)
+        _ = try stream.nextEvent(named: "ready")
         try fixture.store.updateTrip(id: tripID, draft: TripDraft(name: Self.scriptBreaker, subtitle: Self.attributeBreaker,
                                                                    collection: .winterRetreats))
-        let text = try stream.read(until: "onerror")
+        while try !stream.nextEvent().data.contains("onerror") {}
+        let text = stream.streamReceived
         for markup in Self.rawMarkup { #expect(!text.contains(markup)) }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
         let fields = ["id:", "event:", "data:", "retry:", ":"]
@@ -213,7 +211,7 @@ import Testing
     }
 
     @Test func aNameWithALineBreakCannotForgeAStreamEvent() throws {
-        let fixture = try SecurityFixture()
+        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
         let before = try fixture.snapshot()
         let token = try fixture.csrfToken()
         let client = WebClient(port: fixture.port)

@@ -12,7 +12,7 @@ import WishlistWeb
         let beside = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
             .appendingPathComponent("wishlist")
         return FileManager.default.isExecutableFile(atPath: beside.path) ? beside
-            : SecurityFixture.packageRoot.appendingPathComponent(".build/debug/wishlist")
+            : LiveServer.resources.appendingPathComponent(".build/debug/wishlist")
     }()
 
     /// A started `wishlist serve`, stopped with SIGTERM when released. Its output goes to files,
@@ -28,7 +28,7 @@ import WishlistWeb
             for path in [outputPath, errorPath] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
             process.executableURL = ServePasswordTests.executable
             process.arguments = ["serve", "--port", "0", "--data-dir", folder + "/data",
-                                 "--resources", SecurityFixture.packageRoot.path] + arguments
+                                 "--resources", LiveServer.resources.path] + arguments
             // Nothing inherited: a password in the test runner's environment must not leak in.
             process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
             process.standardOutput = FileHandle(forWritingAtPath: outputPath)
@@ -155,7 +155,7 @@ import WishlistWeb
     }
 
     /// The app's own name for its session cookie.
-    static let sessionCookie = WishlistApp.Configuration(resourcesDirectory: SecurityFixture.packageRoot).passwordOptions.sessionCookieName
+    static let sessionCookie = WishlistApp.Configuration(resourcesDirectory: LiveServer.resources).passwordOptions.sessionCookieName
 
     struct TripNames: Decodable {
         struct Trip: Decodable { let name: String }
