@@ -9,13 +9,14 @@ struct APIRoutes {
     static let maxPageSize = 500
 
     func register(on router: inout Router) {
-        router.get("/api/trips") { request in try trips(request) }
-        router.get("/api/trips/:id") { request in try trip(request) }
-        router.get("/api/goals") { _ in try goals() }
-        router.get("/api/search") { request in try search(request) }
+        // Each answer depends on the URL and the database only: kept until the next commit.
+        router.get("/api/trips") { request in try app.pages.cached(request) { try SharedResponse(json: trips(request)) } }
+        router.get("/api/trips/:id") { request in try app.pages.cached(request) { try SharedResponse(json: trip(request)) } }
+        router.get("/api/goals") { request in try app.pages.cached(request) { try SharedResponse(json: goals()) } }
+        router.get("/api/search") { request in try app.pages.cached(request) { try SharedResponse(json: search(request)) } }
     }
 
-    func trips(_ request: Request) throws -> Response {
+    func trips(_ request: Request) throws -> TripList {
         let limit = try Self.boundedInteger(request.query["limit"], name: "limit", default: 100, range: 1...Self.maxPageSize)
         let offset = try Self.boundedInteger(request.query["offset"], name: "offset", default: 0, range: 0...Int.max)
         let trips: [Trip]
@@ -27,31 +28,31 @@ struct APIRoutes {
         } else {
             trips = try app.store.recentTrips(limit: limit, offset: offset)
         }
-        return try .json(TripList(trips: trips.map(TripJSON.init), limit: limit, offset: offset))
+        return TripList(trips: trips.map(TripJSON.init), limit: limit, offset: offset)
     }
 
-    func trip(_ request: Request) throws -> Response {
+    func trip(_ request: Request) throws -> TripDetailJSON {
         let id = try RecordID(request.parameters["id"], entity: "trip")
         guard let trip = try app.store.trip(id: id.value) else {
             throw HTTPError(.notFound, "There is no trip number \(id.value).")
         }
         let order = try app.store.activitySortOrder()
         let activities = try app.store.activities(tripID: trip.id, sortedBy: order)
-        return try .json(TripDetailJSON(trip: TripJSON(trip), activities: activities.map(ActivityJSON.init)))
+        return TripDetailJSON(trip: TripJSON(trip), activities: activities.map(ActivityJSON.init))
     }
 
-    func goals() throws -> Response {
-        try .json(GoalsJSON(achieved: app.store.achievedGoals().map(GoalJSON.init),
-                            upcoming: app.store.upcomingGoals().map(GoalJSON.init)))
+    func goals() throws -> GoalsJSON {
+        GoalsJSON(achieved: try app.store.achievedGoals().map(GoalJSON.init),
+                  upcoming: try app.store.upcomingGoals().map(GoalJSON.init))
     }
 
-    func search(_ request: Request) throws -> Response {
+    func search(_ request: Request) throws -> SearchJSON {
         let query = try SearchQuery(request.query["q"])
         let results = try app.store.search(query.text, trips: Self.positions(request, "trip", defaultLimit: 50),
                                            activities: Self.positions(request, "activity", defaultLimit: 100))
-        return try .json(SearchJSON(query: query.text, trips: results.trips.map(TripJSON.init),
-                                    activities: results.activities.map(ActivityJSON.init),
-                                    tripTotal: MatchTotalJSON(results.tripTotal), activityTotal: MatchTotalJSON(results.activityTotal)))
+        return SearchJSON(query: query.text, trips: results.trips.map(TripJSON.init),
+                          activities: results.activities.map(ActivityJSON.init),
+                          tripTotal: MatchTotalJSON(results.tripTotal), activityTotal: MatchTotalJSON(results.activityTotal))
     }
 
     /// The positions `<name>Offset` and `<name>Limit` ask for; the offset is bounded so that

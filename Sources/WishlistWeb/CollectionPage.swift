@@ -11,7 +11,7 @@ struct CollectionPage {
         router.get("/collections/:collection") { request in try app.pages.cached(request) { try render(request) } }
     }
 
-    func render(_ request: Request) throws -> RenderedPage {
+    func render(_ request: Request) throws -> SharedResponse {
         guard let collection = request.parameters["collection"].flatMap(TripCollection.init(rawValue:)) else {
             throw HTTPError(.notFound, "There is no such collection. The four are Spring Escapes, Summer Vibes, Fall Getaways and Winter Retreats.")
         }

@@ -10,7 +10,7 @@ struct GoalsPage {
         router.get("/goals") { request in try app.pages.cached(request) { try render(request) } }
     }
 
-    func render(_ request: Request) throws -> RenderedPage {
+    func render(_ request: Request) throws -> SharedResponse {
         let live = app.live.subscription([LiveTopicName.achievedGoals, LiveTopicName.upcomingGoals])
         var context = Self.achievedContext(try app.store.achievedGoals())
         context.merge(Self.upcomingContext(try app.store.upcomingGoals())) { $1 }

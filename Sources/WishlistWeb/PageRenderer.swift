@@ -29,9 +29,9 @@ struct PageRenderer: Sendable {
     let templates: TemplateLibrary
     /// The session cookie when the server has a password: pages signed in with it offer to sign out.
     var sessionCookieName: String?
-    private let cache: CommitScopedCache<String, RenderedPage>
+    private let cache: CommitScopedCache<String, SharedResponse>
     /// Stands in for the viewer's CSRF token while rendering. Random per process, so that no
-    /// name a user typed can contain it; `{` is rare in HTML, which keeps `RenderedPage`'s search fast.
+    /// name a user typed can contain it; `{` is rare in HTML, which keeps `SharedResponse`'s search fast.
     private let tokenPlaceholder = "{csrf-\(UInt64.random(in: .min ... .max))-\(UInt64.random(in: .min ... .max))}"
 
     /// Pages kept: a few per screen and trip visited; at 10–40 KB each, a few MB at most.
@@ -52,16 +52,16 @@ struct PageRenderer: Sendable {
 
     /// The page for `request` (a GET whose answer depends only on its URL and the database) as
     /// rendered since the last commit, or `render()`'s page, kept. Errors thrown are not kept.
-    func cached(_ request: Request, render: () throws -> RenderedPage) throws -> Response {
+    func cached(_ request: Request, render: () throws -> SharedResponse) throws -> Response {
         let key = "\(isSignedIn(request) ? "signed-in" : "anonymous") \(request.path)?\(request.rawQuery)"
         return try cache.value(for: key, compute: render).response(for: request)
     }
 
-    /// The page rendered for any viewer: `RenderedPage.response(for:)` puts in the viewer's token.
+    /// The page rendered for any viewer: `SharedResponse.response(for:)` puts in the viewer's token.
     func render(
         _ template: String, for request: Request, tab: Tab?, live: LiveSubscription? = nil,
         status: HTTPStatus = .ok, _ context: [String: MustacheValue]
-    ) throws -> RenderedPage {
+    ) throws -> SharedResponse {
         var context = context
         context["csrfToken"] = .string(tokenPlaceholder)
         context["canSignOut"] = .bool(isSignedIn(request))
@@ -72,7 +72,7 @@ struct PageRenderer: Sendable {
             context["liveTopics"] = .string(live.topics.joined(separator: " "))
             context["liveSince"] = .string(String(live.since))
         }
-        return RenderedPage(status: status, html: try templates.renderBytes(template, .object(context)), placeholder: tokenPlaceholder)
+        return SharedResponse(status: status, html: try templates.renderBytes(template, .object(context)), placeholder: tokenPlaceholder)
     }
 
     private func isSignedIn(_ request: Request) -> Bool {

@@ -19,7 +19,7 @@ struct SearchPage {
         router.get("/search") { request in try app.pages.cached(request) { try render(request) } }
     }
 
-    func render(_ request: Request) throws -> RenderedPage {
+    func render(_ request: Request) throws -> SharedResponse {
         let query = try SearchQuery(request.query["q"])
         let shown = ShownPages(trips: request.query["trips"], activities: request.query["activities"])
         return try app.pages.render("search", for: request, tab: .search, context(query.text, shown: shown))

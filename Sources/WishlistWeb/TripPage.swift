@@ -31,13 +31,13 @@ struct TripPage {
     }
 
     func render(_ request: Request, form: TripForm? = nil, newActivity: (value: String, error: String?)? = nil,
-                rename: RenameProblem? = nil, status: HTTPStatus = .ok) throws -> RenderedPage {
+                rename: RenameProblem? = nil, status: HTTPStatus = .ok) throws -> SharedResponse {
         try render(request, tripID: try RecordID(request.parameters["id"], entity: "trip").value,
                  form: form, newActivity: newActivity, rename: rename, status: status)
     }
 
     func render(_ request: Request, tripID id: Int64, form: TripForm? = nil, newActivity: (value: String, error: String?)? = nil,
-                rename: RenameProblem? = nil, status: HTTPStatus = .ok) throws -> RenderedPage {
+                rename: RenameProblem? = nil, status: HTTPStatus = .ok) throws -> SharedResponse {
         let editing = request.query["edit"] == "1" || form != nil || newActivity != nil || rename != nil
         let live = app.live.subscription(LiveTopicName.trip(id, editing: editing))
         guard let trip = try app.store.trip(id: id) else {

@@ -15,7 +15,7 @@ struct WishlistPage {
         router.get("/") { request in try app.pages.cached(request) { try render(request) } }
     }
 
-    func render(_ request: Request) throws -> RenderedPage {
+    func render(_ request: Request) throws -> SharedResponse {
         let live = app.live.subscription([LiveTopicName.carousel] + TripCollection.allCases.map(LiveTopicName.collection))
         var context = try Self.carouselContext(recent: app.store.recentTrips(limit: Self.carouselSize))
         context["collections"] = .array(try TripCollection.allCases.map { collection in

@@ -42,11 +42,15 @@ import Testing
         let before = try client.get("/trips/1", headers: cookie)
         #expect(try client.get("/trips/1", headers: cookie).body == before.body)
         #expect(!before.text.contains("Cached no more"))
+        let jsonBefore = try client.get("/api/trips/1")
+        #expect(try client.get("/api/trips/1").body == jsonBefore.body)
+        #expect(!jsonBefore.text.contains("Cached no more"))
 
         let added = try client.post("/trips/1/activities", form: [("name", "Cached no more")], token: token)
         #expect(added.status == 303)
         #expect(try client.get("/trips/1", headers: cookie).text.contains("Cached no more"))
         #expect(try client.get("/search?q=cached+no+more", headers: cookie).text.contains("Cached no more"))
+        #expect(try client.get("/api/trips/1").text.contains("Cached no more"))
     }
 
     @Test func aChangeByAnotherProcessShowsOnceTheWatcherSeesIt() throws {

@@ -2,8 +2,10 @@ import HTTPServer
 import Testing
 @testable import WishlistWeb
 
-@Suite struct RenderedPageTests {
-    static let page = RenderedPage(status: .unprocessableContent, html: Array("<i>{token-7}</i>".utf8), placeholder: "{token-7}")
+@Suite struct SharedResponseTests {
+    struct Sample: Encodable { let name: String }
+
+    static let page = SharedResponse(status: .unprocessableContent, html: Array("<i>{token-7}</i>".utf8), placeholder: "{token-7}")
 
     static func request(token: String?, acceptEncoding: String? = nil) -> Request {
         var headers = HTTPHeaders()
@@ -34,5 +36,17 @@ import Testing
         #expect(response.headers["Vary"] == "Accept-Encoding")
         guard case .bytes(let bytes) = response.body else { Issue.record("not bytes"); return }
         #expect(bytes == Self.page.body.gzipped(with: Array("T".utf8)))
+    }
+
+    @Test func jsonHasNoPlaceForATokenAndIsGzippedLikePages() throws {
+        let json = try SharedResponse(json: Sample(name: "Kyoto <3"))
+        let plain = json.response(for: Self.request(token: "T"))
+        #expect(plain.headers["Content-Type"] == "application/json")
+        guard case .bytes(let bytes) = plain.body else { Issue.record("not bytes"); return }
+        #expect(String(decoding: bytes, as: UTF8.self) == #"{"name":"Kyoto <3"}"#)
+        let gzipped = json.response(for: Self.request(token: "T", acceptEncoding: "gzip"))
+        #expect(gzipped.headers["Content-Encoding"] == "gzip")
+        guard case .bytes(let compressed) = gzipped.body else { Issue.record("not bytes"); return }
+        #expect(compressed == json.body.gzipped(with: []))
     }
 }
