@@ -2,6 +2,7 @@
 check-offs, new activities, photo uploads and live-update streams. No 5xx and no failed
 request, no deadlock, memory flat afterwards, and every acknowledged write in the database."""
 
+import json
 import os
 import random
 import socket
@@ -64,6 +65,7 @@ class Worker(threading.Thread):
                     self.outcome.record("check-off", status, {303})
                     if status == 303:
                         self.complete = wanted
+                        self.read_own_write()
                 else:
                     status = self.client.post_form(f"/trips/{self.trip_id}/activities",
                                                    {"name": f"load {self.number}-{self.added}"})[0]
@@ -74,6 +76,18 @@ class Worker(threading.Thread):
             self.outcome.fail(f"worker {self.number}: {error!r}")
         finally:
             self.client.close()
+
+
+    def read_own_write(self):
+        """The next read shows the check-off just answered, however many writes run beside it:
+        pages and API answers are kept until the next commit, never longer."""
+        status, body = self.client.get(f"/api/trips/{self.trip_id}")
+        self.outcome.record("read after check-off", status, {200})
+        if status == 200:
+            shown = {activity["id"]: activity["isComplete"] for activity in json.loads(body)["activities"]}
+            if shown.get(self.activity_id) != self.complete:
+                self.outcome.fail(f"worker {self.number}: the API showed activity {self.activity_id} as "
+                                  f"{shown.get(self.activity_id)} right after setting it to {self.complete}")
 
 
 class Uploader(threading.Thread):
