@@ -10,9 +10,6 @@ public final class WishlistApp: Sendable {
         public var resourcesDirectory: URL
         /// Re-read changed templates on each render (development).
         public var reloadTemplates = false
-        /// A line per request on standard error. Off by default: one `write` per request was
-        /// a tenth of a cached page's cost, and a one-person app's terminal needs no traffic log.
-        public var accessLog = false
         /// Host names answered besides localhost, 127.0.0.1 and [::1] (DNS-rebinding defence).
         public var allowedHosts: [String] = []
         /// The largest photo upload accepted, in bytes.
@@ -66,8 +63,7 @@ public final class WishlistApp: Sendable {
     /// request, so a rebinding page learns nothing, not even whether a static file exists.
     /// With a password, only the login page and static files are served without a session.
     public func makeResponder() throws -> Handler {
-        var middleware: [any Middleware] = configuration.accessLog ? [AccessLog()] : []
-        middleware += [
+        var middleware: [any Middleware] = [
             SecurityHeaders(),
             HostValidation(additionalHosts: configuration.allowedHosts),
             try StaticFiles(root: configuration.resourcesDirectory.appendingPathComponent("Public").path, prefix: "/static/"),

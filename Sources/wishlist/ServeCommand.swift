@@ -21,13 +21,15 @@ struct ServeCommand {
 
         var webConfiguration = WishlistApp.Configuration(resourcesDirectory: resources)
         webConfiguration.reloadTemplates = invocation.reload
-        webConfiguration.accessLog = invocation.accessLog
         webConfiguration.allowedHosts = invocation.allowedHosts + policy.extraHosts
         webConfiguration.password = policy.password
         webConfiguration.maxPhotoBytes = maxPhotoBytes
         let app = try WishlistApp(store: store, configuration: webConfiguration)
 
         var configuration = Server.Configuration(host: invocation.host, port: Int(invocation.port))
+        // Off by default: one `write` per request was a tenth of a cached page's cost, and a
+        // one-person app's terminal needs no traffic log.
+        configuration.accessLog = invocation.accessLog
         // Room for the photo plus the form's other fields.
         configuration.maxBodySize = webConfiguration.maxPhotoBytes + 1024 * 1024
         configuration.errorPage = { status, message, request in app.errorPage(status: status, message: message, request: request) }
