@@ -110,7 +110,7 @@ public final class Database: Sendable {
     }
 
     public func latestHistoryToken() throws -> Int64 {
-        try read(HistoryStore.latestToken)
+        try read { try $0.latestHistoryToken() }
     }
 
     /// Committed history after `token`, oldest first. A transaction matches `entities` when any of

@@ -147,3 +147,22 @@ enum HistoryStore {
         Array(repeating: "?", count: count).joined(separator: ", ")
     }
 }
+
+extension Connection {
+    /// The token of the newest committed transaction this connection sees (0 before any): read
+    /// inside `Database.read` together with the data, it says exactly which commits that data includes.
+    public func latestHistoryToken() throws -> Int64 {
+        try HistoryStore.latestToken(self)
+    }
+
+    /// Whether a transaction after `token` changed one of `tables`: one EXISTS per table, so
+    /// the answer costs the same however many changes came since.
+    public func hasHistoryChanges(to tables: Set<String>, after token: Int64) throws -> Bool {
+        for table in tables where try fetchScalar(Bool.self, """
+            SELECT EXISTS(SELECT 1 FROM history_change WHERE entity = ? AND token > ?)
+            """, [table, token]) == true {
+            return true
+        }
+        return false
+    }
+}

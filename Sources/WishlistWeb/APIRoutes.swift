@@ -31,19 +31,21 @@ struct APIRoutes {
         return TripList(trips: trips.map(TripJSON.init), limit: limit, offset: offset)
     }
 
+    /// The trip page's checklist, from the same query: what a script reads is what the page shows.
     func trip(_ request: Request) throws -> TripDetailJSON {
         let id = try RecordID(request.parameters["id"], entity: "trip")
-        guard let trip = try app.store.trip(id: id.value) else {
+        guard let checklist = try app.store.fetch(ActivityListFragment(tripID: id.value).query) else {
             throw HTTPError(.notFound, "There is no trip number \(id.value).")
         }
-        let order = try app.store.activitySortOrder()
-        let activities = try app.store.activities(tripID: trip.id, sortedBy: order)
-        return TripDetailJSON(trip: TripJSON(trip), activities: activities.map(ActivityJSON.init))
+        return TripDetailJSON(checklist)
     }
 
+    /// The Goals screen's two fragments, read together.
     func goals() throws -> GoalsJSON {
-        GoalsJSON(achieved: try app.store.achievedGoals().map(GoalJSON.init),
-                  upcoming: try app.store.upcomingGoals().map(GoalJSON.init))
+        try app.store.read { snapshot in
+            GoalsJSON(achieved: try snapshot.fetch(AchievedGoalsFragment().query).map(GoalJSON.init),
+                      upcoming: try snapshot.fetch(UpcomingGoalsFragment().query).map(GoalJSON.init))
+        }
     }
 
     func search(_ request: Request) throws -> SearchJSON {
@@ -108,6 +110,11 @@ struct TripJSON: Encodable {
 struct TripDetailJSON: Encodable {
     let trip: TripJSON
     let activities: [ActivityJSON]
+
+    init(_ checklist: TripChecklist) {
+        trip = TripJSON(checklist.trip)
+        activities = checklist.activities.map(ActivityJSON.init)
+    }
 }
 
 struct ActivityJSON: Encodable {

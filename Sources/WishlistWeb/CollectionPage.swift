@@ -5,7 +5,6 @@ import WishlistCore
 /// "Show all" for one collection (`/collections/:collection`), paged so no page grows with the data.
 struct CollectionPage {
     let app: WishlistApp
-    static let pageSize = 48
 
     func register(on router: inout Router) {
         router.get("/collections/:collection") { request in try app.pages.cached(request) { try render(request) } }
@@ -15,20 +14,42 @@ struct CollectionPage {
         guard let collection = request.parameters["collection"].flatMap(TripCollection.init(rawValue:)) else {
             throw HTTPError(.notFound, "There is no such collection. The four are Spring Escapes, Summer Vibes, Fall Getaways and Winter Retreats.")
         }
-        let total = try app.store.tripCount(in: collection)
-        let pageCount = max(1, (total + Self.pageSize - 1) / Self.pageSize)
-        let pageNumber = min(max(1, Int(request.query["page"] ?? "") ?? 1), pageCount)
-        let trips = try app.store.trips(in: collection, limit: Self.pageSize, offset: (pageNumber - 1) * Self.pageSize)
-        var context: [String: MustacheValue] = [
-            "title": .string(collection.title),
-            "trips": TripViews.cards(trips),
-            "hasTrips": .bool(!trips.isEmpty),
-            "pageText": .string("Page \(pageNumber) of \(pageCount) · \(total) trips"),
-        ]
+        let listing = CollectionListingFragment(collection: collection, pageNumber: Int(request.query["page"] ?? "") ?? 1)
+        let html = try app.store.read { try listing.html(in: $0, pages: app.pages) } ?? ""
+        var context: [String: MustacheValue] = ["title": .string(collection.title), "listing": .string(html)]
         if let summary = collection.summary { context["summary"] = .string(summary) }
-        let base = "/collections/\(collection.rawValue)"
-        if pageNumber > 1 { context["previousURL"] = .string("\(base)?page=\(pageNumber - 1)") }
-        if pageNumber < pageCount { context["nextURL"] = .string("\(base)?page=\(pageNumber + 1)") }
         return try app.pages.render("collection", for: request, tab: .wishlist, context)
+    }
+}
+
+/// One page of a collection's cards with the pager.
+struct CollectionListingFragment: Fragment {
+    static let pageSize = 48
+    let collection: TripCollection
+    let pageNumber: Int
+
+    var query: WishlistQuery<CollectionListing> {
+        .collectionListing(collection, pageNumber: pageNumber, pageSize: Self.pageSize)
+    }
+
+    func view(_ listing: CollectionListing) -> CollectionListingView? { CollectionListingView(listing: listing) }
+}
+
+struct CollectionListingView: FragmentView {
+    static let partial = "partials/collection-listing"
+    let listing: CollectionListing
+    var elementID: String { "collection-listing" }
+
+    var mustacheValue: MustacheValue {
+        let page = listing.pageNumber
+        var fields: [String: MustacheValue] = [
+            "trips": .array(listing.trips.map { TripCardView(trip: $0).mustacheValue }),
+            "hasTrips": .bool(!listing.trips.isEmpty),
+            "pageText": .string("Page \(page) of \(listing.pageCount) · \(listing.tripCount) trips"),
+        ]
+        let base = "/collections/\(listing.collection.rawValue)"
+        if page > 1 { fields["previousURL"] = .string("\(base)?page=\(page - 1)") }
+        if page < listing.pageCount { fields["nextURL"] = .string("\(base)?page=\(page + 1)") }
+        return object(fields)
     }
 }

@@ -6,39 +6,70 @@ import WishlistCore
 struct GoalsPage {
     let app: WishlistApp
 
+    static let topics: [LiveTopic] = [.achievedGoals, .upcomingGoals]
+
     func register(on router: inout Router) {
         router.get("/goals") { request in try app.pages.cached(request) { try render(request) } }
     }
 
     func render(_ request: Request) throws -> SharedResponse {
-        let live = app.live.subscription([LiveTopicName.achievedGoals, LiveTopicName.upcomingGoals])
-        var context = Self.achievedContext(try app.store.achievedGoals())
-        context.merge(Self.upcomingContext(try app.store.upcomingGoals())) { $1 }
-        return try app.pages.render("goals", for: request, tab: .goals, live: live, context)
+        let (fragments, live) = try app.store.read { snapshot in
+            (try Self.topics.map { try $0.fragment.html(in: snapshot, pages: app.pages) ?? "" },
+             LiveSubscription(topics: Self.topics, since: try snapshot.historyToken()))
+        }
+        return try app.pages.render("goals", for: request, tab: .goals, live: live,
+                                    ["achieved": .string(fragments[0]), "upcoming": .string(fragments[1])])
     }
+}
 
-    static func achievedContext(_ goals: [Goal]) -> [String: MustacheValue] {
-        ["hasAchieved": .bool(!goals.isEmpty), "achieved": .array(goals.map { goal in
-            var tile = common(goal)
+/// Badges earned, the most recently earned first.
+struct AchievedGoalsFragment: Fragment {
+    var query: WishlistQuery<[Goal]> { .achievedGoals }
+    func view(_ goals: [Goal]) -> AchievedGoalsView? { AchievedGoalsView(goals: goals) }
+}
+
+struct AchievedGoalsView: FragmentView {
+    static let partial = "partials/goals-achieved"
+    let goals: [Goal]
+    var elementID: String { "goals-achieved" }
+
+    var mustacheValue: MustacheValue {
+        object(["hasAchieved": .bool(!goals.isEmpty), "achieved": .array(goals.map { goal in
+            var tile = GoalTile.fields(goal)
             tile["achievedSubtitle"] = .string(goal.achievedSubtitle)
             if let date = goal.dateAchieved {
                 tile["dateAchievedISO"] = .string(date.ISO8601Format())
                 tile["dateAchievedText"] = .string("Earned \(date.longDateText)")
             }
             return .object(tile)
-        })]
+        })])
     }
+}
 
-    static func upcomingContext(_ goals: [Goal]) -> [String: MustacheValue] {
-        ["hasUpcoming": .bool(!goals.isEmpty), "upcoming": .array(goals.map { goal in
-            var tile = common(goal)
+/// Goals still to reach, in display order, with their progress.
+struct UpcomingGoalsFragment: Fragment {
+    var query: WishlistQuery<[Goal]> { .upcomingGoals }
+    func view(_ goals: [Goal]) -> UpcomingGoalsView? { UpcomingGoalsView(goals: goals) }
+}
+
+struct UpcomingGoalsView: FragmentView {
+    static let partial = "partials/goals-upcoming"
+    let goals: [Goal]
+    var elementID: String { "goals-upcoming" }
+
+    var mustacheValue: MustacheValue {
+        object(["hasUpcoming": .bool(!goals.isEmpty), "upcoming": .array(goals.map { goal in
+            var tile = GoalTile.fields(goal)
             tile["completedCount"] = .int(min(goal.completedCount, goal.target))
             tile["target"] = .int(goal.target)
             return .object(tile)
-        })]
+        })])
     }
+}
 
-    private static func common(_ goal: Goal) -> [String: MustacheValue] {
+/// What every goal's tile shows, achieved or not.
+private enum GoalTile {
+    static func fields(_ goal: Goal) -> [String: MustacheValue] {
         ["id": .int(Int(goal.id)), "name": .string(goal.name), "badge": .string(goal.badge)]
     }
 }

@@ -69,7 +69,7 @@ struct PageRenderer: Sendable {
             ["id": .string(item.rawValue), "label": .string(item.label), "href": .string(item.href), "current": .bool(item == tab)]
         })
         if let live {
-            context["liveTopics"] = .string(live.topics.joined(separator: " "))
+            context["liveTopics"] = .string(live.topics.map(\.id).joined(separator: " "))
             context["liveSince"] = .string(String(live.since))
         }
         return SharedResponse(status: status, html: try templates.renderBytes(template, .object(context)), placeholder: tokenPlaceholder)
@@ -79,10 +79,20 @@ struct PageRenderer: Sendable {
         sessionCookieName.map { request.cookies[$0] != nil } ?? false
     }
 
-    /// A partial rendered on its own, for live updates and in-place swaps. Forms inside carry
-    /// no CSRF token: the page's script fills it in (fragments are shared between viewers).
-    func fragment(_ partial: String, _ context: [String: MustacheValue]) throws -> String {
-        try templates.render(partial, .object(context))
+    /// A fragment as its page shows it: forms inside carry the token's placeholder, which
+    /// `SharedResponse` fills with each viewer's token.
+    func html<View: FragmentView>(_ view: View) throws -> String {
+        guard case .object(var fields) = view.mustacheValue else {
+            preconditionFailure("\(View.self) must render as an object")
+        }
+        fields["csrfToken"] = .string(tokenPlaceholder)
+        return try templates.render(View.partial, .object(fields))
+    }
+
+    /// A fragment as live updates send it, the same bytes for every viewer: its forms' tokens are
+    /// left empty, and the page's script fills them in.
+    func liveHTML<View: FragmentView>(_ view: View) throws -> String {
+        try html(view).replacingOccurrences(of: tokenPlaceholder, with: "")
     }
 
     func errorPage(status: HTTPStatus, message: String, request: Request?) -> Response {

@@ -21,33 +21,47 @@ struct SearchPage {
 
     func render(_ request: Request) throws -> SharedResponse {
         let query = try SearchQuery(request.query["q"])
-        let shown = ShownPages(trips: request.query["trips"], activities: request.query["activities"])
-        return try app.pages.render("search", for: request, tab: .search, context(query.text, shown: shown))
+        let results = SearchResultsFragment(text: query.text,
+                                            shown: ShownPages(trips: request.query["trips"], activities: request.query["activities"]))
+        let html = try app.store.read { try results.html(in: $0, pages: app.pages) } ?? ""
+        return try app.pages.render("search", for: request, tab: .search, ["query": .string(query.text), "results": .string(html)])
+    }
+}
+
+/// The search results: a page of trips and one of activities, each with "Show more".
+struct SearchResultsFragment: Fragment {
+    let text: String
+    let shown: ShownPages
+
+    var query: WishlistQuery<SearchResults> {
+        .search(text, trips: 0..<shown.trips * SearchPage.pageSize, activities: 0..<shown.activities * SearchPage.pageSize)
     }
 
-    func context(_ query: String, shown: ShownPages) throws -> [String: MustacheValue] {
-        let results = try app.store.search(query, trips: 0..<shown.trips * Self.pageSize,
-                                           activities: 0..<shown.activities * Self.pageSize)
-        return Self.resultsContext(results, query: query, shown: shown)
-    }
+    func view(_ results: SearchResults) -> SearchResultsView? { SearchResultsView(results: results, text: text, shown: shown) }
+}
 
-    static func resultsContext(_ results: SearchResults, query: String, shown: ShownPages) -> [String: MustacheValue] {
-        let highlighter = Highlighter(query: query)
+struct SearchResultsView: FragmentView {
+    static let partial = "partials/search-results"
+    let results: SearchResults
+    let text: String
+    let shown: ShownPages
+    var elementID: String { "search-results" }
+
+    var mustacheValue: MustacheValue {
+        let highlighter = Highlighter(query: text)
         var moreTrips = shown
         moreTrips.trips += 1
         var moreActivities = shown
         moreActivities.activities += 1
-        return [
-            "query": .string(query),
+        return object([
+            "query": .string(text),
             "isRecent": .bool(results.isRecent),
             "hasResults": .bool(!results.trips.isEmpty || !results.activities.isEmpty),
             "hasTrips": .bool(!results.trips.isEmpty),
             "hasActivities": .bool(!results.activities.isEmpty),
             "trips": .array(results.trips.enumerated().map { index, trip in
-                guard case .object(var card) = TripViews.card(trip) else { return .null }
-                card["position"] = .int(index + 1)
-                card["highlighted"] = highlighted(trip.name, with: highlighter)
-                return .object(card)
+                TripCardView(trip: trip, extra: ["position": .int(index + 1),
+                                                 "highlighted": Self.highlighted(trip.name, with: highlighter)]).mustacheValue
             }),
             "activities": .array(results.activities.enumerated().map { index, match in
                 [
@@ -56,15 +70,15 @@ struct SearchPage {
                     "tripID": .int(Int(match.tripID)),
                     "tripName": .string(match.tripName),
                     "isComplete": .bool(match.activity.isComplete),
-                    "highlighted": highlighted(match.activity.name, with: highlighter),
+                    "highlighted": Self.highlighted(match.activity.name, with: highlighter),
                 ]
             }),
-            "tripPaging": paging(shown: results.trips.count, pages: shown.trips, of: results.tripTotal, noun: "trips",
-                                 more: moreTrips.url(for: query, anchor: "trip-result-\(results.trips.count + 1)")),
-            "activityPaging": paging(shown: results.activities.count, pages: shown.activities,
-                                     of: results.activityTotal, noun: "activities",
-                                     more: moreActivities.url(for: query, anchor: "activity-result-\(results.activities.count + 1)")),
-        ]
+            "tripPaging": Self.paging(shown: results.trips.count, pages: shown.trips, of: results.tripTotal, noun: "trips",
+                                      more: moreTrips.url(for: text, anchor: "trip-result-\(results.trips.count + 1)")),
+            "activityPaging": Self.paging(shown: results.activities.count, pages: shown.activities,
+                                          of: results.activityTotal, noun: "activities",
+                                          more: moreActivities.url(for: text, anchor: "activity-result-\(results.activities.count + 1)")),
+        ])
     }
 
     /// The count beside a list's heading ("20 of 143", "20 of 200+", "20+"), its "Show more" link
@@ -75,7 +89,7 @@ struct SearchPage {
             "countText": .string(shown == total.count ? totalText : "\(shown) of \(totalText)"),
             "noun": .string(noun),
         ]
-        if total.hasMore && pages < maxPages {
+        if total.hasMore && pages < SearchPage.maxPages {
             paging["moreURL"] = .string(url)
         } else if total.hasMore || total.isAtLeast {
             paging["endNote"] = .string("These are the first \(shown) \(noun) by name. Add a word to narrow the search.")
@@ -140,76 +154,3 @@ struct SearchQuery {
     }
 }
 
-/// Splits a name into matched and unmatched runs, matching the way search does:
-/// case- and accent-insensitively ("cafe" highlights "Café"). Made once per query, used for
-/// every name on the page.
-struct Highlighter {
-    struct Segment: Equatable {
-        let text: String
-        let isMatch: Bool
-    }
-
-    /// The folded query as UTF-8. Matching bytes finds the same matches as matching scalars:
-    /// UTF-8 is self-synchronizing.
-    private let needle: [UInt8]
-
-    init(query: String) {
-        needle = Array(Self.fold(query).utf8)
-    }
-
-    static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-    }
-
-    func segments(of name: String) -> [Segment] {
-        guard !needle.isEmpty else { return [Segment(text: name, isMatch: false)] }
-        // An ASCII name (most names) folds by lowercasing its bytes in place: no `Character` and no
-        // trip through Foundation per letter, which was half the search page's time in a profile.
-        if name.utf8.allSatisfy({ $0 < 0x80 }) {
-            let bytes = Array(name.utf8)
-            let matched = Self.matches(of: needle, in: bytes.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 })
-            return Self.segments(matched) { String(decoding: bytes[$0], as: UTF8.self) }
-        }
-        // Fold character by character, remembering which original character each folded byte came from.
-        let characters = Array(name)
-        var folded: [UInt8] = []
-        var origin: [Int] = []
-        for (index, character) in characters.enumerated() {
-            let bytes = character.isASCII ? character.lowercased().utf8 : Self.fold(String(character)).utf8
-            folded.append(contentsOf: bytes)
-            origin.append(contentsOf: repeatElement(index, count: bytes.count))
-        }
-        var matched = [Bool](repeating: false, count: characters.count)
-        for (position, isMatch) in Self.matches(of: needle, in: folded).enumerated() where isMatch {
-            matched[origin[position]] = true
-        }
-        return Self.segments(matched) { String(characters[$0]) }
-    }
-
-    /// Which bytes of `haystack` fall in a (non-overlapping, leftmost) occurrence of `pattern`.
-    private static func matches(of pattern: [UInt8], in haystack: [UInt8]) -> [Bool] {
-        var matched = [Bool](repeating: false, count: haystack.count)
-        var start = 0
-        while start + pattern.count <= haystack.count {
-            if haystack[start..<start + pattern.count].elementsEqual(pattern) {
-                for position in start..<start + pattern.count { matched[position] = true }
-                start += pattern.count
-            } else {
-                start += 1
-            }
-        }
-        return matched
-    }
-
-    /// One segment per run of equally matched elements, its text cut from the name at once.
-    private static func segments(_ matched: [Bool], text: (Range<Int>) -> String) -> [Segment] {
-        guard !matched.isEmpty else { return [] }
-        var segments: [Segment] = []
-        var start = 0
-        for end in 1...matched.count where end == matched.count || matched[end] != matched[start] {
-            segments.append(Segment(text: text(start..<end), isMatch: matched[start]))
-            start = end
-        }
-        return segments
-    }
-}

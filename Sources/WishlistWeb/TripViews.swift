@@ -2,15 +2,15 @@ import Foundation
 import Mustache
 import WishlistCore
 
-/// How trips, activities and goals appear in templates. One place, shared by pages,
-/// live-update fragments and the JSON API's links.
-enum TripViews {
-    static let placeholderURL = "/static/images/placeholder.svg"
-    static let placeholderSize = (width: 480, height: 360)
+/// How a trip appears as a card: in collection rows, the carousel, search results and "Show all".
+struct TripCardView: MustacheConvertible {
+    let trip: Trip
+    /// Fields the list showing the card adds (its position, a highlighted name).
+    var extra: [String: MustacheValue] = [:]
 
-    static func card(_ trip: Trip) -> MustacheValue {
+    var mustacheValue: MustacheValue {
         // Sized up front: a page builds dozens of these, and growing a dictionary rehashes it.
-        var value = [String: MustacheValue](minimumCapacity: 9)
+        var value = [String: MustacheValue](minimumCapacity: 9 + extra.count)
         value["id"] = .int(Int(trip.id))
         value["name"] = .string(trip.name)
         value["isComplete"] = .bool(trip.isComplete)
@@ -22,16 +22,19 @@ enum TripViews {
             value["thumbnailWidth"] = .int(photo.thumbnailWidth)
             value["thumbnailHeight"] = .int(photo.thumbnailHeight)
         } else {
-            value["thumbnailURL"] = .string(placeholderURL)
-            value["thumbnailWidth"] = .int(placeholderSize.width)
-            value["thumbnailHeight"] = .int(placeholderSize.height)
+            value["thumbnailURL"] = .string(TripViews.placeholderURL)
+            value["thumbnailWidth"] = .int(TripViews.placeholderSize.width)
+            value["thumbnailHeight"] = .int(TripViews.placeholderSize.height)
         }
+        value.merge(extra) { $1 }
         return .object(value)
     }
+}
 
-    static func cards(_ trips: [Trip]) -> MustacheValue {
-        .array(trips.map(card))
-    }
+/// What several views of trips share.
+enum TripViews {
+    static let placeholderURL = "/static/images/placeholder.svg"
+    static let placeholderSize = (width: 480, height: 360)
 
     static func collectionOptions(selected: String?) -> MustacheValue {
         .array(TripCollection.allCases.map { collection in

@@ -39,7 +39,7 @@ public final class WishlistApp: Sendable {
         self.pages = PageRenderer(templates: templates,
                                   sessionCookieName: configuration.password == nil ? nil : configuration.passwordOptions.sessionCookieName,
                                   database: store.database)
-        self.live = try LiveUpdates(store: store, pages: pages)
+        self.live = LiveUpdates(store: store, pages: pages)
     }
 
     /// The router behind the security middleware: every screen registers its routes here.

@@ -2,53 +2,78 @@ import HTTPServer
 import Mustache
 import WishlistCore
 
-/// The Wishlist tab (`/`): the recently added carousel and one row per seasonal collection.
+/// The Wishlist tab (`/`): the recently added carousel and one row per seasonal collection,
+/// each a live fragment.
 struct WishlistPage {
     let app: WishlistApp
 
-    /// Cards shown in a collection row; the rest are one "Show all" away, so the page
-    /// costs the same however many trips there are.
-    static let cardsPerRow = 10
-    static let carouselSize = 5
+    static let topics: [LiveTopic] = [.carousel] + TripCollection.allCases.map(LiveTopic.collectionRow)
 
     func register(on router: inout Router) {
         router.get("/") { request in try app.pages.cached(request) { try render(request) } }
     }
 
     func render(_ request: Request) throws -> SharedResponse {
-        let live = app.live.subscription([LiveTopicName.carousel] + TripCollection.allCases.map(LiveTopicName.collection))
-        var context = try Self.carouselContext(recent: app.store.recentTrips(limit: Self.carouselSize))
-        context["collections"] = .array(try TripCollection.allCases.map { collection in
-            .object(try Self.rowContext(collection, store: app.store))
-        })
-        context["newTrip"] = .object(NewTripPage.formContext(TripForm.empty, formID: "new-trip", cancelURL: "/", maxPhotoBytes: app.configuration.maxPhotoBytes))
+        let (fragments, live) = try app.store.read { snapshot in
+            (try Self.topics.map { try $0.fragment.html(in: snapshot, pages: app.pages) ?? "" },
+             LiveSubscription(topics: Self.topics, since: try snapshot.historyToken()))
+        }
+        let context: [String: MustacheValue] = [
+            "carousel": .string(fragments[0]),
+            "collections": .array(fragments.dropFirst().map(MustacheValue.string)),
+            "newTrip": .object(NewTripPage.formContext(TripForm.empty, formID: "new-trip", cancelURL: "/",
+                                                       maxPhotoBytes: app.configuration.maxPhotoBytes)),
+        ]
         return try app.pages.render("wishlist", for: request, tab: .wishlist, live: live, context)
     }
+}
 
-    static func carouselContext(recent: [Trip]) -> [String: MustacheValue] {
-        ["hasRecent": .bool(!recent.isEmpty), "recent": .array(recent.enumerated().map { index, trip in
-            guard case .object(var card) = TripViews.card(trip) else { return .null }
-            card["position"] = .int(index + 1)
-            card["count"] = .int(recent.count)
-            return .object(card)
-        })]
+/// The five most recently added trips, newest first.
+struct CarouselFragment: Fragment {
+    static let size = 5
+    var query: WishlistQuery<[Trip]> { .recentTrips(limit: Self.size) }
+    func view(_ trips: [Trip]) -> CarouselView? { CarouselView(trips: trips) }
+}
+
+struct CarouselView: FragmentView {
+    static let partial = "partials/carousel"
+    let trips: [Trip]
+    var elementID: String { "carousel" }
+
+    var mustacheValue: MustacheValue {
+        object([
+            "hasRecent": .bool(!trips.isEmpty),
+            "recent": .array(trips.enumerated().map { index, trip in
+                TripCardView(trip: trip, extra: ["position": .int(index + 1), "count": .int(trips.count)]).mustacheValue
+            }),
+        ])
     }
+}
 
-    static func rowContext(_ collection: TripCollection, store: WishlistStore) throws -> [String: MustacheValue] {
-        rowContext(collection, trips: try store.trips(in: collection, limit: cardsPerRow, offset: 0),
-                   tripCount: try store.tripCount(in: collection))
-    }
+/// A collection's first cards; the rest are one "Show all" away, so the row costs the same
+/// however many trips there are.
+struct CollectionRowFragment: Fragment {
+    static let cardLimit = 10
+    let collection: TripCollection
+    var query: WishlistQuery<CollectionRow> { .collectionRow(collection, limit: Self.cardLimit) }
+    func view(_ row: CollectionRow) -> CollectionRowView? { CollectionRowView(row: row) }
+}
 
-    static func rowContext(_ collection: TripCollection, trips: [Trip], tripCount: Int) -> [String: MustacheValue] {
-        var context: [String: MustacheValue] = [
-            "key": .string(collection.rawValue),
-            "title": .string(collection.title),
-            "trips": TripViews.cards(trips),
-            "hasTrips": .bool(!trips.isEmpty),
-            "tripCount": .int(tripCount),
-            "hasMore": .bool(tripCount > trips.count),
+struct CollectionRowView: FragmentView {
+    static let partial = "partials/collection-row"
+    let row: CollectionRow
+    var elementID: String { "collection-\(row.collection.rawValue)" }
+
+    var mustacheValue: MustacheValue {
+        var fields: [String: MustacheValue] = [
+            "key": .string(row.collection.rawValue),
+            "title": .string(row.collection.title),
+            "trips": .array(row.trips.map { TripCardView(trip: $0).mustacheValue }),
+            "hasTrips": .bool(!row.trips.isEmpty),
+            "tripCount": .int(row.tripCount),
+            "hasMore": .bool(row.hasMore),
         ]
-        if let summary = collection.summary { context["summary"] = .string(summary) }
-        return context
+        if let summary = row.collection.summary { fields["summary"] = .string(summary) }
+        return object(fields)
     }
 }

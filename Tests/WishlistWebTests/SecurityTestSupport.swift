@@ -26,7 +26,7 @@ extension LiveServer {
     }
 
     static let sampleParameters = ["collection": TripCollection.summerVibes.rawValue]
-    static let sampleQueries = ["/events": "topics=\(LiveTopicName.achievedGoals)", "/search": "q=a", "/api/search": "q=a"]
+    static let sampleQueries = ["/events": "topics=\(LiveTopic.achievedGoals.id)", "/search": "q=a", "/api/search": "q=a"]
 
     /// What a change anywhere would move: the newest history token (every write transaction
     /// records one) and the JSON of trips, goals and a trip's activities.

@@ -108,7 +108,7 @@ import Testing
             ("JSON", try client.get("/api/trips")),
             ("JSON error", try client.get("/api/trips/999999")),
             ("static file", try client.get("/static/css/app.css")),
-            ("event stream", try client.exchange(Array("GET /events?topics=\(LiveTopicName.achievedGoals) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8), readBody: false)),
+            ("event stream", try client.exchange(Array("GET /events?topics=\(LiveTopic.achievedGoals.id) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8), readBody: false)),
             ("redirect", try client.post("/preferences/activity-sort", form: [("sort", "title")], token: token)),
             ("foreign host", try WebClient(port: fixture.port, host: "evil.example").get("/")),
             ("CSRF refusal", try client.post("/trips", form: [("name", "x")], token: nil)),
@@ -192,7 +192,7 @@ import Testing
     @Test func hostileNamesTravelAsEscapedDataInEventStreams() throws {
         let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
         let tripID = try fixture.store.addTrip(TripDraft(name: "Quiet", subtitle: nil, collection: .winterRetreats))
-        let topics = LiveTopicName.trip(tripID, editing: false).joined(separator: "+")
+        let topics = [LiveTopic.tripHeader(tripID: tripID), .activityList(tripID: tripID, editing: false)].map(\.id).joined(separator: "+")
         let stream = try TestClient.openEvents("/events?topics=\(topics)", port: fixture.port)
         _ = try stream.nextEvent(named: "ready")
         try fixture.store.updateTrip(id: tripID, draft: TripDraft(name: Self.scriptBreaker, subtitle: Self.attributeBreaker,

@@ -3,7 +3,7 @@ import Foundation
 extension String {
     /// The case- and accent-folded form that search and name ordering use ("Café" → "cafe").
     /// Stored beside each name (`name_folded`) because SQLite cannot fold accents.
-    var folded: String {
+    public var folded: String {
         // Plain ASCII has no accents: lowercasing is the whole fold, and much cheaper (bulk imports).
         utf8.allSatisfy { $0 < 0x80 } ? lowercased() : folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }

@@ -24,6 +24,11 @@ public final class WishlistStore: Sendable {
         database.close()
     }
 
+    /// Runs `body` in one read transaction: a screen reads all its fragments from one snapshot.
+    public func read<T>(_ body: (WishlistSnapshot) throws -> T) throws -> T {
+        try database.read { try body(WishlistSnapshot(connection: $0)) }
+    }
+
     /// Runs `query` once on a reader.
     public func fetch<Value>(_ query: WishlistQuery<Value>) throws -> Value {
         try database.read(query.fetch)

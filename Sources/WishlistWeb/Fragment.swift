@@ -1,0 +1,37 @@
+import Mustache
+import WishlistCore
+
+/// A part of a screen: shown in its page, sent to open pages when it changes (see `LiveTopic`),
+/// and the source of the JSON API's answer where there is one. One query fetches everything
+/// it shows; one view struct is all its partial reads. Pages and live updates render it through
+/// the same `PageRenderer.html(_:)`, so both send the same bytes for the same data.
+protocol Fragment: Sendable {
+    associatedtype Value: Equatable & Sendable
+    associatedtype View: FragmentView
+    var query: WishlistQuery<Value> { get }
+    /// Nil when there is nothing to show: the record is gone.
+    func view(_ value: Value) -> View?
+}
+
+/// The view a fragment's partial renders. The element the partial wraps itself in carries
+/// `elementID`, the element a live update replaces.
+protocol FragmentView: MustacheConvertible {
+    static var partial: String { get }
+    var elementID: String { get }
+}
+
+extension FragmentView {
+    /// The view's fields plus its element id, for its partial.
+    func object(_ fields: [String: MustacheValue]) -> MustacheValue {
+        var fields = fields
+        fields["elementID"] = .string(elementID)
+        return .object(fields)
+    }
+}
+
+extension Fragment {
+    /// The fragment as a page shows it, read from `snapshot`; nil when its record is gone.
+    func html(in snapshot: WishlistSnapshot, pages: PageRenderer) throws -> String? {
+        try view(snapshot.fetch(query)).map(pages.html)
+    }
+}

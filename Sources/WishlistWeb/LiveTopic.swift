@@ -1,0 +1,74 @@
+import WishlistCore
+
+/// A fragment that open pages follow: a page lists its topics (`data-live-topics`), its script
+/// opens `/events?topics=…` with their ids, and each commit that changes a topic's query result
+/// sends the fragment again.
+enum LiveTopic: Hashable, Sendable {
+    case carousel
+    case collectionRow(TripCollection)
+    case tripHeader(tripID: Int64)
+    case activityList(tripID: Int64, editing: Bool)
+    case achievedGoals
+    case upcomingGoals
+
+    /// What the topic shows, as its page showed it.
+    var fragment: any Fragment {
+        switch self {
+        case .carousel: CarouselFragment()
+        case .collectionRow(let collection): CollectionRowFragment(collection: collection)
+        case .tripHeader(let tripID): TripHeaderFragment(tripID: tripID)
+        case .activityList(let tripID, let editing): ActivityListFragment(tripID: tripID, editing: editing)
+        case .achievedGoals: AchievedGoalsFragment()
+        case .upcomingGoals: UpcomingGoalsFragment()
+        }
+    }
+
+    /// The topic's name in a page and in `/events?topics=`: a kind, and the record it follows.
+    var id: String {
+        switch self {
+        case .carousel, .achievedGoals, .upcomingGoals: kind.rawValue
+        case .collectionRow(let collection): "\(kind.rawValue).\(collection.rawValue)"
+        case .tripHeader(let tripID), .activityList(let tripID, _): "\(kind.rawValue).\(tripID)"
+        }
+    }
+
+    /// The topic named `id`, or nil for a name no page uses.
+    init?(id: String) {
+        let parts = id.split(separator: ".", maxSplits: 1).map(String.init)
+        guard let kind = Kind(rawValue: parts[0]) else { return nil }
+        let argument = parts.count == 2 ? parts[1] : nil
+        let tripID = argument.flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil }
+        switch (kind, argument) {
+        case (.carousel, nil): self = .carousel
+        case (.achievedGoals, nil): self = .achievedGoals
+        case (.upcomingGoals, nil): self = .upcomingGoals
+        case (.collectionRow, let name?):
+            guard let collection = TripCollection(rawValue: name) else { return nil }
+            self = .collectionRow(collection)
+        case (.tripHeader, _?):
+            guard let tripID else { return nil }
+            self = .tripHeader(tripID: tripID)
+        case (.activityList, _?), (.activityListEditing, _?):
+            guard let tripID else { return nil }
+            self = .activityList(tripID: tripID, editing: kind == .activityListEditing)
+        default: return nil
+        }
+    }
+
+    private enum Kind: String {
+        case carousel, achievedGoals = "goals-achieved", upcomingGoals = "goals-upcoming"
+        case collectionRow = "collection", tripHeader = "trip-header"
+        case activityList = "activity-list", activityListEditing = "activity-list-edit"
+    }
+
+    private var kind: Kind {
+        switch self {
+        case .carousel: .carousel
+        case .collectionRow: .collectionRow
+        case .tripHeader: .tripHeader
+        case .activityList(_, let editing): editing ? .activityListEditing : .activityList
+        case .achievedGoals: .achievedGoals
+        case .upcomingGoals: .upcomingGoals
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import HTTPServer
+import WishlistCore
+
+/// The trip page's changes: each a form post answered with 303 back to the page, or the page
+/// again with the problem shown beside what was typed.
+extension TripPage {
+    func registerChanges(on router: inout Router) {
+        router.post("/trips/:id") { request in try update(request) }
+        router.get("/trips/:id/delete") { request in try confirmDelete(request) }
+        router.post("/trips/:id/delete") { request in try delete(request) }
+        router.post("/trips/:id/activities") { request in try addActivity(request) }
+        router.post("/activities/:id") { request in try renameActivity(request) }
+        router.post("/activities/:id/complete") { request in try completeActivity(request) }
+        router.get("/activities/:id/delete") { request in try confirmDeleteActivity(request) }
+        router.post("/activities/:id/delete") { request in try deleteActivity(request) }
+        router.post("/preferences/activity-sort") { request in try setSortOrder(request) }
+    }
+
+    // MARK: Changing the trip
+
+    func update(_ request: Request) throws -> Response {
+        let trip = try trip(request)
+        var form = TripForm(form: request.form)
+        do {
+            try app.store.updateTrip(id: trip.id, draft: form.draft, photoAt: PhotoRoutes.uploadedPhotoPath(request))
+        } catch let error as ValidationError {
+            form.record(error)
+            return try render(request, form: form, status: .unprocessableContent).response(for: request)
+        }
+        return .redirect(to: "/trips/\(trip.id)?edit=1")
+    }
+
+    func confirmDelete(_ request: Request) throws -> Response {
+        let trip = try trip(request)
+        return try confirmation(for: request, heading: "Delete Trip",
+                                message: "Delete “\(trip.name)” and all its activities? This can’t be undone.",
+                                action: "/trips/\(trip.id)/delete", cancelURL: "/trips/\(trip.id)?edit=1")
+    }
+
+    func delete(_ request: Request) throws -> Response {
+        let trip = try trip(request)
+        try app.store.deleteTrip(id: trip.id)
+        return .redirect(to: "/")
+    }
+
+    // MARK: Changing activities
+
+    func addActivity(_ request: Request) throws -> Response {
+        let trip = try trip(request)
+        let name = request.form["name"] ?? ""
+        do {
+            _ = try app.store.addActivity(tripID: trip.id, name: name)
+        } catch let error as ValidationError {
+            return try render(request, newActivity: (name, error.message), status: .unprocessableContent).response(for: request)
+        }
+        return .redirect(to: "/trips/\(trip.id)?edit=1")
+    }
+
+    func renameActivity(_ request: Request) throws -> Response {
+        let activity = try activity(request)
+        let typed = request.form["name"] ?? ""
+        do {
+            try app.store.renameActivity(id: activity.id, name: typed)
+        } catch let error as ValidationError {
+            return try render(request, tripID: activity.tripID,
+                              rename: RenameProblem(activityID: activity.id, typed: typed, message: error.message),
+                              status: .unprocessableContent).response(for: request)
+        }
+        return .redirect(to: "/trips/\(activity.tripID)?edit=1")
+    }
+
+    func completeActivity(_ request: Request) throws -> Response {
+        let activity = try activity(request)
+        guard let isComplete = request.form["complete"].flatMap(Bool.init) else {
+            throw HTTPError(.badRequest, "Say whether the activity is complete with complete=true or complete=false.")
+        }
+        try app.store.setActivityComplete(id: activity.id, isComplete)
+        return .redirect(to: "/trips/\(activity.tripID)\(request.form["editing"] == "1" ? "?edit=1" : "")")
+    }
+
+    func confirmDeleteActivity(_ request: Request) throws -> Response {
+        let activity = try activity(request)
+        return try confirmation(for: request, heading: "Delete Activity",
+                                message: "Are you sure you want to delete this activity? “\(activity.name)” will be gone.",
+                                action: "/activities/\(activity.id)/delete", cancelURL: "/trips/\(activity.tripID)?edit=1")
+    }
+
+    func deleteActivity(_ request: Request) throws -> Response {
+        let activity = try activity(request)
+        try app.store.deleteActivity(id: activity.id)
+        return .redirect(to: "/trips/\(activity.tripID)?edit=1")
+    }
+
+    func setSortOrder(_ request: Request) throws -> Response {
+        guard let order = request.form["sort"].flatMap(ActivitySortOrder.init(rawValue:)) else {
+            throw HTTPError(.badRequest, "Sort by one of: \(ActivitySortOrder.allCases.map(\.label).joined(separator: ", ")).")
+        }
+        try app.store.setActivitySortOrder(order)
+        return .redirect(to: localRedirectPath(request.form["return"]) ?? "/")
+    }
+
+    // MARK: Helpers
+
+    private func trip(_ request: Request) throws -> Trip {
+        let id = try RecordID(request.parameters["id"], entity: "trip")
+        guard let trip = try app.store.trip(id: id.value) else {
+            throw HTTPError(.notFound, "There is no trip number \(id.value). It may have been deleted.")
+        }
+        return trip
+    }
+
+    private func activity(_ request: Request) throws -> Activity {
+        let id = try RecordID(request.parameters["id"], entity: "activity")
+        guard let activity = try app.store.activity(id: id.value) else {
+            throw HTTPError(.notFound, "There is no activity number \(id.value). It may have been deleted.")
+        }
+        return activity
+    }
+
+    private func confirmation(for request: Request, heading: String, message: String, action: String, cancelURL: String) throws -> Response {
+        try app.pages.page("confirm", for: request, tab: .wishlist, [
+            "heading": .string(heading), "message": .string(message), "action": .string(action),
+            "cancelURL": .string(cancelURL), "confirmLabel": "Delete",
+        ])
+    }
+}
+
