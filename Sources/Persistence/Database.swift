@@ -14,6 +14,8 @@ public final class Database: Sendable {
     /// The thread inside `write`, to stop a nested write with a message instead of a deadlock.
     private let writingThread = Atomic<UInt>(0)
     private let generationCounter = Atomic<UInt64>(0)
+    /// Read transactions begun so far: tests count them (a screen is read in one).
+    let readTransactionCount = Atomic<Int>(0)
 
     /// Moves after every write transaction of this process has ended (before `write` returns)
     /// and whenever the external-change watcher sees another process' commit. A value computed
@@ -61,7 +63,8 @@ public final class Database: Sendable {
     /// Runs `body` on a reader in one deferred transaction, so all its queries see the same
     /// committed state. Waits while every reader is busy.
     public func read<T>(_ body: (Connection) throws -> T) throws -> T {
-        try readers.withConnection { connection in
+        readTransactionCount.add(1, ordering: .relaxed)
+        return try readers.withConnection { connection in
             try connection.inTransaction("BEGIN DEFERRED") { try body(connection) }
         }
     }
