@@ -49,7 +49,7 @@ public final class WishlistApp: Sendable {
         CollectionPage(app: self).register(on: &router)
         GoalsPage(app: self).register(on: &router)
         SearchPage(app: self).register(on: &router)
-        NewTripPage(app: self).register(on: &router)  // before TripPage: /trips/new is not a trip id
+        NewTripPage(app: self).register(on: &router)
         TripPage(app: self).register(on: &router)
         PhotoRoutes(app: self).register(on: &router)
         APIRoutes(app: self).register(on: &router)
