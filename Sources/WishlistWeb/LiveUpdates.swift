@@ -21,7 +21,8 @@ enum LiveTopicName {
 }
 
 /// The live-update hub: one SSE stream per browser tab (`/events?topics=…`), each topic backed
-/// by a `ResultsObserver`. A commit re-runs only the queries whose tables it touched; a topic
+/// by a `ResultsObserver`. A commit re-runs only the queries whose region (the tables their SQL
+/// read) it touched; a topic
 /// whose result really changed is rendered once and the fragment goes to all its subscribers.
 final class LiveUpdates: Sendable {
     static let maxTopicsPerStream = 16
@@ -66,7 +67,7 @@ final class LiveUpdates: Sendable {
         do {
             for definition in definitions {
                 let feed = try subscribe(stream, to: definition)
-                if let since, try changed(definition.tables, after: since) {
+                if let since, try store.database.hasChanges(in: feed.region, after: since) {
                     send(try feed.currentFragment(), token: try store.database.latestHistoryToken(), to: [stream])
                 }
             }
@@ -145,10 +146,6 @@ final class LiveUpdates: Sendable {
         EventStream.broadcast(ServerSentEvent(id: String(token), event: "fragment", data: data), to: streams)
     }
 
-    private func changed(_ tables: Set<String>, after token: Int64) throws -> Bool {
-        try !store.database.fetchHistory(after: token, entities: tables, limit: 1).isEmpty
-    }
-
     // MARK: Feeds
 
     private func makeFeed(_ definition: TopicDefinition) throws -> any LiveFeed {
@@ -201,7 +198,7 @@ private struct CollectionRow: Equatable, Sendable {
     static func query(_ collection: TripCollection) -> WishlistQuery<CollectionRow> {
         let trips = WishlistQuery.trips(in: collection, limit: WishlistPage.cardsPerRow)
         let count = WishlistQuery.tripCount(in: collection)
-        return WishlistQuery(tables: trips.tables.union(count.tables)) { db in
+        return WishlistQuery { db in
             CollectionRow(trips: try trips.fetch(db), count: try count.fetch(db))
         }
     }
@@ -216,7 +213,7 @@ private struct ActivityListState: Equatable, Sendable {
     static func query(tripID: Int64) -> WishlistQuery<ActivityListState?> {
         let trip = WishlistQuery.trip(id: tripID)
         let order = WishlistQuery.activitySortOrder
-        return WishlistQuery(tables: trip.tables.union(order.tables).union(["Activity"])) { db in
+        return WishlistQuery { db in
             guard let trip = try trip.fetch(db) else { return nil }
             let order = try order.fetch(db)
             return ActivityListState(trip: trip, order: order,
@@ -237,7 +234,7 @@ struct Fragment: Encodable, Sendable {
     let html: String
 }
 
-/// A parsed topic name with the tables its query reads.
+/// A parsed topic name.
 struct TopicDefinition {
     enum Kind {
         case carousel, achievedGoals, upcomingGoals
@@ -279,18 +276,12 @@ struct TopicDefinition {
         case .activityList: "activity-list"
         }
     }
-
-    var tables: Set<String> {
-        switch kind {
-        case .carousel, .collection, .tripHeader: ["Trip", "TripImage"]
-        case .achievedGoals, .upcomingGoals: ["Goal"]
-        case .activityList: ["Trip", "Activity", "Preference"]
-        }
-    }
 }
 
 /// A type-erased topic feed, so topics of different value types share one table.
 protocol LiveFeed: AnyObject, Sendable {
+    /// What the feed's query read last: a topic changed since a token when this region did.
+    var region: DatabaseRegion { get }
     func currentFragment() throws -> Fragment
     func cancel()
 }
@@ -312,6 +303,8 @@ private final class Feed<Value: Equatable & Sendable>: LiveFeed {
             onChange(Fragment(target: elementID, html: html), token)
         }
     }
+
+    var region: DatabaseRegion { observer.region }
 
     func currentFragment() throws -> Fragment {
         Fragment(target: elementID, html: try render(observer.value))
