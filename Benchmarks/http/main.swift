@@ -36,10 +36,10 @@ for pattern in ["/", "/items", "/items/new", "/items/:id", "/items/:id/edit", "/
     router.post(pattern) { _ in .text("") }
 }
 router.get("/page") { _ in .html(utf8: page) }
-// The app's middleware in the app's order (WishlistApp.makeResponder), less its own DiskFullErrors.
+// The app's middleware in the app's order (WishlistApp.makeResponder), without a password.
 let middleware: [any Middleware] = arguments[2] == "bare" ? [] : [
     AccessLog(), SecurityHeaders(), HostValidation(), try StaticFiles(root: directory, prefix: "/static/"),
-    CSRFProtection(),
+    CSRFProtection(), ErrorPages(render: Server.plainErrorPage),
 ]
 let server = Server(configuration: Server.Configuration(port: port), responder: chain(middleware, to: router.respond))
 try server.start()

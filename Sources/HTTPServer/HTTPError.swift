@@ -1,12 +1,28 @@
-/// Thrown by handlers and middleware to answer with an error page of the given status.
-public struct HTTPError: Error, Sendable, CustomStringConvertible {
-    public var status: HTTPStatus
+/// An error that knows how it should be answered: any error a handler or middleware throws may
+/// conform (in the layer that knows HTTP), and the server answers it with this status and
+/// message. Errors that do not conform become a 500 and are logged.
+public protocol HTTPResponseError: Error {
+    var status: HTTPStatus { get }
     /// Shown to the user on the error page: say what went wrong and what to do.
-    public var message: String
+    var message: String { get }
     /// Headers for the error response (e.g. `Allow` on a 405).
+    var headers: HTTPHeaders { get }
+}
+
+extension HTTPResponseError {
+    public var headers: HTTPHeaders { HTTPHeaders() }
+}
+
+/// Thrown by handlers and middleware to answer with an error page of the given status.
+public struct HTTPError: HTTPResponseError, Sendable, CustomStringConvertible {
+    public var status: HTTPStatus
+    public var message: String
     public var headers: HTTPHeaders
-    /// The error behind a 500, for the log.
+    /// The error this one stands for, for the log (a 500's cause, a conforming error's details).
     public var underlying: (any Error)?
+
+    /// What a 500 tells the user: the details are for the log only.
+    public static let internalErrorMessage = "Something went wrong on the server."
 
     public init(_ status: HTTPStatus, _ message: String? = nil, headers: HTTPHeaders = HTTPHeaders(),
                 underlying: (any Error)? = nil) {
@@ -16,12 +32,15 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
-    /// Any error as an `HTTPError`: other errors become a 500 that keeps the original for the log.
+    /// Any error as an `HTTPError`: an `HTTPResponseError` keeps its status, message and headers;
+    /// other errors become a 500. Either way the original is kept for the log.
     public init(wrapping error: any Error) {
         if let httpError = error as? HTTPError {
             self = httpError
+        } else if let answerable = error as? any HTTPResponseError {
+            self.init(answerable.status, answerable.message, headers: answerable.headers, underlying: error)
         } else {
-            self.init(.internalServerError, "Something went wrong on the server.", underlying: error)
+            self.init(.internalServerError, Self.internalErrorMessage, underlying: error)
         }
     }
 

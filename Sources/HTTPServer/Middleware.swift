@@ -1,5 +1,5 @@
-/// Answers a request. Throw `HTTPError` for an error page of that status; any other error
-/// becomes a 500 page and is logged.
+/// Answers a request. Throw an `HTTPResponseError` (such as `HTTPError`) for an error page of its
+/// status; any other error becomes a 500 page and is logged.
 public typealias Handler = @Sendable (Request) throws -> Response
 
 /// Wraps a handler: inspects or changes the request, the response, or answers itself.

@@ -1,5 +1,8 @@
 /// Dispatches requests by method and path pattern (`/items/:id/edit`) to handlers.
-/// Build it before the server starts; afterwards it is only read.
+/// Build it before the server starts; afterwards it is only read. Where patterns of one method
+/// overlap, the one with a literal segment where the other has a parameter wins (leftmost
+/// difference first), whatever the registration order: `/items/new` before `/items/:id`.
+/// Two patterns of one method that match exactly the same paths are a mistake, stopped at `add`.
 public struct Router: Sendable {
     /// A class, so walking the table retains one reference per route rather than each field.
     private final class Route: Sendable {
@@ -19,11 +22,25 @@ public struct Router: Sendable {
     private enum Segment: Sendable {
         case literal(String)
         case parameter(String)
+
+        var isParameter: Bool {
+            if case .parameter = self { true } else { false }
+        }
+
+        /// Whether both match the same path segments: equal literals, or parameters of any name.
+        func hasShape(of other: Segment) -> Bool {
+            switch (self, other) {
+            case (.literal(let one), .literal(let two)): one == two
+            case (.parameter, .parameter): true
+            default: false
+            }
+        }
     }
 
     private var table: [Route] = []
-    /// The same routes by their number of segments, in registration order: a path can only match
-    /// a pattern of its own length, so a request looks at those alone.
+    /// The same routes by their number of segments, most specific first (see `isMoreSpecific`):
+    /// a path can only match a pattern of its own length, so a request looks at those alone, and
+    /// the first match of its method is the one it gets.
     private var tableBySegmentCount: [[Route]] = []
 
     public init() {}
@@ -38,9 +55,23 @@ public struct Router: Sendable {
             part.hasPrefix(":") ? .parameter(String(part.dropFirst())) : .literal(String(part))
         }
         let route = Route(method: method, pattern: pattern, segments: segments, handler: handler)
-        table.append(route)
         while tableBySegmentCount.count <= segments.count { tableBySegmentCount.append([]) }
-        tableBySegmentCount[segments.count].append(route)
+        var sameLength = tableBySegmentCount[segments.count]
+        if let clash = sameLength.first(where: { $0.method == method && zip($0.segments, segments).allSatisfy { $0.hasShape(of: $1) } }) {
+            preconditionFailure("Route \(method.rawValue) \(pattern) clashes with \(method.rawValue) \(clash.pattern): both match the same paths.")
+        }
+        sameLength.insert(route, at: sameLength.firstIndex { Self.isMoreSpecific(segments, than: $0.segments) } ?? sameLength.endIndex)
+        tableBySegmentCount[segments.count] = sameLength
+        table.append(route)
+    }
+
+    /// Whether a pattern wins over another of its length where both match: at the first position
+    /// where one has a literal and the other a parameter, the literal.
+    private static func isMoreSpecific(_ segments: [Segment], than other: [Segment]) -> Bool {
+        for (mine, theirs) in zip(segments, other) where mine.isParameter != theirs.isParameter {
+            return !mine.isParameter
+        }
+        return false
     }
 
     public mutating func get(_ pattern: String, _ handler: @escaping Handler) { add(.get, pattern, handler) }

@@ -26,8 +26,10 @@ public final class Server: Sendable {
         public var accessLog: Bool
         /// Where multipart file parts are written while a request is handled.
         public var uploadDirectory: String
-        /// Renders error pages (status, message for the user, the request if it was read).
-        public var errorPage: @Sendable (HTTPStatus, String, Request?) -> Response
+        /// Renders the error pages of the server itself: requests refused before they were complete
+        /// (no request then) and errors that escape the responder. Errors of handlers are best
+        /// rendered inside the responder's chain by an `ErrorPages` middleware.
+        public var errorPage: ErrorPages.Renderer
 
         public init(host: String = "127.0.0.1", port: Int = 0,
                     threadCount: Int = ProcessInfo.processInfo.activeProcessorCount,
@@ -35,7 +37,7 @@ public final class Server: Sendable {
                     connectionTimeout: Int = 60, maxConnections: Int = 16_384,
                     connectionMemoryLimit: Int = 16 * 1024, accessLog: Bool = false,
                     uploadDirectory: String = NSTemporaryDirectory(),
-                    errorPage: @escaping @Sendable (HTTPStatus, String, Request?) -> Response = Server.plainErrorPage) {
+                    errorPage: @escaping ErrorPages.Renderer = Server.plainErrorPage) {
             self.host = host
             self.port = port
             self.threadCount = threadCount

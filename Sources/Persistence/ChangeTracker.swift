@@ -9,7 +9,7 @@ import Glibc
 /// What SQLite reports (and so what history holds): rows of rowid tables in the main schema,
 /// including rows deleted by foreign-key cascades. It does not report WITHOUT ROWID tables or rows
 /// removed by `INSERT OR REPLACE` conflicts. `DELETE FROM t` without WHERE would skip the hook
-/// (the truncate optimization); `disableTruncateOptimization` prevents that.
+/// (the truncate optimization); the writer's `StatementAuthorizer` prevents that.
 ///
 /// `@unchecked Sendable`: only touched by the thread holding the writer connection.
 final class ChangeTracker: @unchecked Sendable {
@@ -41,17 +41,7 @@ final class ChangeTracker: @unchecked Sendable {
             }
             Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue().record(table: table, rowID: rowID, kind: kind)
         }, context)
-        disableTruncateOptimization(on: connection)
-    }
-
-    /// Answers SQLITE_IGNORE to the DELETE authorization of ordinary tables, which SQLite documents
-    /// as "the DELETE proceeds but the truncate optimization is disabled", so every deleted row
-    /// reaches the update hook. SQLite's own tables must stay authorized (DROP TABLE edits them).
-    private func disableTruncateOptimization(on connection: Connection) {
-        sqlite3_set_authorizer(connection.handle, { _, action, table, _, _, _ in
-            guard action == SQLITE_DELETE, let table, strncmp(table, "sqlite_", 7) != 0 else { return SQLITE_OK }
-            return SQLITE_IGNORE
-        }, nil)
+        connection.authorizer.disablesTruncateOptimization = true
     }
 
     private func record(table: UnsafePointer<CChar>, rowID: Int64, kind: ChangeKind) {

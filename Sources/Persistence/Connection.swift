@@ -4,6 +4,7 @@ import CSQLite
 /// thread that runs them; never share it across threads.
 public final class Connection {
     let handle: OpaquePointer
+    let authorizer = StatementAuthorizer()
     private var statementCache: [String: Statement] = [:]
 
     init(path: String, readOnly: Bool) throws {
@@ -20,10 +21,13 @@ public final class Connection {
         }
         self.handle = handle
         sqlite3_busy_timeout(handle, 5_000)
+        authorizer.install(on: handle)
     }
 
     deinit {
         statementCache.removeAll()
+        // A statement still alive could be re-prepared after the authorizer is gone.
+        sqlite3_set_authorizer(handle, nil, nil)
         // close_v2 waits for statements still alive (e.g. one returned by prepare) before closing.
         sqlite3_close_v2(handle)
     }
@@ -72,9 +76,31 @@ public final class Connection {
         try fetchOne(sql, arguments).map(Record.init(row:))
     }
 
+    /// Runs `body` and returns, with its result, the union of the regions read by every statement
+    /// it ran on this connection (each statement's region was noted once, when it was prepared).
+    /// Nested calls add their region to the enclosing one.
+    public func trackingRegion<T>(_ body: () throws -> T) rethrows -> (T, DatabaseRegion) {
+        let enclosing = authorizer.trackedRegion
+        authorizer.trackedRegion = DatabaseRegion()
+        defer {
+            if let enclosing, let inner = authorizer.trackedRegion {
+                authorizer.trackedRegion = enclosing.union(inner)
+            } else {
+                authorizer.trackedRegion = enclosing
+            }
+        }
+        let result = try body()
+        return (result, authorizer.trackedRegion ?? DatabaseRegion())
+    }
+
+    /// The tables written by the triggers `sql` would fire, found by preparing it without running it.
+    func tablesWrittenByTriggers(of sql: String) throws -> Set<String> {
+        try prepareFirst(sql).triggerWrites
+    }
+
     /// A new prepared statement owned by the caller, for running one SQL statement many times.
     public func prepare(_ sql: String) throws -> Statement {
-        let (statement, tail) = try prepareFirst(sql)
+        let (statement, tail, _) = try prepareFirst(sql)
         guard tail.allSatisfy(\.isWhitespace) else {
             throw DatabaseError.misuse("prepare takes exactly one SQL statement", sql: sql)
         }
@@ -91,7 +117,7 @@ public final class Connection {
 
     private func cachedStatementIfSingle(_ sql: String) throws -> Statement? {
         if let statement = statementCache[sql] { return statement }
-        let (statement, tail) = try prepareFirst(sql)
+        let (statement, tail, _) = try prepareFirst(sql)
         guard tail.allSatisfy(\.isWhitespace) else { return nil }
         cache(statement)
         return statement
@@ -106,15 +132,18 @@ public final class Connection {
         statementCache[statement.sql] = statement
     }
 
-    /// Prepares the first statement of `sql` and returns it with the SQL that follows it.
-    private func prepareFirst(_ sql: String) throws -> (Statement, tail: Substring) {
+    /// Prepares the first statement of `sql` and returns it with the SQL that follows it and the
+    /// tables its triggers write.
+    private func prepareFirst(_ sql: String) throws -> (Statement, tail: Substring, triggerWrites: Set<String>) {
         var statementHandle: OpaquePointer?
         var tailOffset = 0
-        let code = sql.withCString { start in
-            var tail: UnsafePointer<CChar>?
-            let code = sqlite3_prepare_v3(handle, start, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statementHandle, &tail)
-            if let tail { tailOffset = start.distance(to: tail) }
-            return code
+        let (code, region, triggerWrites) = authorizer.recording {
+            sql.withCString { start in
+                var tail: UnsafePointer<CChar>?
+                let code = sqlite3_prepare_v3(handle, start, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statementHandle, &tail)
+                if let tail { tailOffset = start.distance(to: tail) }
+                return code
+            }
         }
         guard code == SQLITE_OK else { throw DatabaseError(connection: handle, sql: sql) }
         guard let statementHandle else {
@@ -122,14 +151,15 @@ public final class Connection {
         }
         let tail = sql.utf8.count > tailOffset
             ? Substring(sql.utf8.dropFirst(tailOffset)) : ""
-        return (Statement(sql: sql, handle: statementHandle, connection: handle), tail)
+        return (Statement(sql: sql, handle: statementHandle, connection: handle, region: region, authorizer: authorizer),
+                tail, triggerWrites)
     }
 
     /// Runs several statements without arguments through sqlite3_exec.
     private func executeScript(_ sql: String) throws {
-        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
-            throw DatabaseError(connection: handle, sql: sql)
-        }
+        let (code, region, _) = authorizer.recording { sqlite3_exec(handle, sql, nil, nil, nil) }
+        authorizer.trackedRegion?.formUnion(region)
+        guard code == SQLITE_OK else { throw DatabaseError(connection: handle, sql: sql) }
     }
 
     /// True outside any transaction (SQLite's autocommit mode).

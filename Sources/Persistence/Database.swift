@@ -16,6 +16,7 @@ public final class Database: Sendable {
     private let generationCounter = Atomic<UInt64>(0)
     /// Read transactions begun so far: tests count them (a screen is read in one).
     let readTransactionCount = Atomic<Int>(0)
+    private let observableSchema: ObservableSchema
 
     /// Moves after every write transaction of this process has ended (before `write` returns)
     /// and whenever the external-change watcher sees another process' commit. A value computed
@@ -36,6 +37,7 @@ public final class Database: Sendable {
         try writerConnection.inTransaction("BEGIN IMMEDIATE") { try writerConnection.execute(HistoryStore.schema) }
         try Migrator.migrate(writerConnection, migrations: migrations)
         changeTracker.install(on: writerConnection)
+        observableSchema = try ObservableSchema(writerConnection)
         writer = ConnectionPool([writerConnection])
         readers = ConnectionPool(try (0..<readerCount).map { _ in
             let reader = try Connection(path: path, readOnly: true)
@@ -114,6 +116,25 @@ public final class Database: Sendable {
 
     public func latestHistoryToken() throws -> Int64 {
         try read { try $0.latestHistoryToken() }
+    }
+
+    /// The tables whose changes the history records: the entities of `fetchHistory`.
+    public var historyEntities: Set<String> { observableSchema.trackedTables }
+
+    /// Whether a transaction committed after `token` changed something `region` reads. A bounded
+    /// query: it stops at the first matching transaction and loads none of its changes.
+    public func hasChanges(in region: DatabaseRegion, after token: Int64) throws -> Bool {
+        let observable = observableSchema.observableRegion(of: region)
+        return try read { connection in
+            try HistoryStore.hasChanges(to: observable.isFullDatabase ? nil : observable.tables, after: token, on: connection)
+        }
+    }
+
+    /// Runs `fetch` on a reader and returns its value with the tracked tables whose commits may
+    /// change it (`ObservableSchema`).
+    func readTrackingRegion<T>(_ fetch: (Connection) throws -> T) throws -> (T, DatabaseRegion) {
+        let (value, region) = try read { connection in try connection.trackingRegion { try fetch(connection) } }
+        return (value, observableSchema.observableRegion(of: region))
     }
 
     /// Committed history after `token`, oldest first. A transaction matches `entities` when any of

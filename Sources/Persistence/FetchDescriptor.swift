@@ -23,9 +23,9 @@ public struct FetchDescriptor: Sendable, Equatable {
     }
 
     public var sql: String {
-        var sql = "SELECT * FROM \(quoted(table))"
+        var sql = "SELECT * FROM \(quotedIdentifier(table))"
         if let predicate { sql += " WHERE \(predicate)" }
-        let ordering = [sectionKey.map(quoted), orderBy].compactMap { $0 }
+        let ordering = [sectionKey.map(quotedIdentifier), orderBy].compactMap { $0 }
         if !ordering.isEmpty { sql += " ORDER BY " + ordering.joined(separator: ", ") }
         if limit != nil { sql += " LIMIT ?" }
         return sql
@@ -33,10 +33,6 @@ public struct FetchDescriptor: Sendable, Equatable {
 
     public var sqlArguments: [any DatabaseValueConvertible] {
         arguments + (limit.map { [$0] } ?? [])
-    }
-
-    private func quoted(_ identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
 

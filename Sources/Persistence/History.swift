@@ -49,13 +49,14 @@ enum HistoryStore {
         CREATE INDEX IF NOT EXISTS history_change_by_token ON history_change(token, entity);
         """
 
-    /// Tables whose changes are history: ordinary tables of the main schema, without SQLite's own,
-    /// the history tables, and virtual-table shadow tables (e.g. FTS5's `*_data`), as told by
-    /// `PRAGMA table_list` (type 'table' vs 'shadow'/'virtual'/'view').
+    /// Tables whose changes are history: ordinary rowid tables of the main schema, without SQLite's
+    /// own, the history tables, virtual-table shadow tables (e.g. FTS5's `*_data`) and WITHOUT ROWID
+    /// tables (the update hook never reports them), as told by `PRAGMA table_list` (type 'table'
+    /// vs 'shadow'/'virtual'/'view', `wr`).
     static func trackedTables(_ connection: Connection) throws -> Set<String> {
         let rows = try connection.fetchAll("""
             SELECT name FROM pragma_table_list
-            WHERE schema = 'main' AND type = 'table'
+            WHERE schema = 'main' AND type = 'table' AND NOT wr
               AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'history\\_%' ESCAPE '\\'
             """)
         return Set(rows.map { $0[0] as String })
@@ -102,6 +103,15 @@ enum HistoryStore {
             arguments += entities.sorted()
         }
         return (sql, arguments)
+    }
+
+    /// Whether a transaction after `token` changed one of `entities` (nil: anything). One index
+    /// probe per transaction after the token, whatever their size: no change row is loaded.
+    static func hasChanges(to entities: Set<String>?, after token: Int64, on connection: Connection) throws -> Bool {
+        if let entities, entities.isEmpty { return false }
+        let filter = transactionFilter(after: token, authors: nil, entities: entities)
+        return try connection.fetchScalar(Bool.self, "SELECT EXISTS (SELECT 1 FROM history_transaction t WHERE \(filter.sql))",
+                                          filter.arguments) ?? false
     }
 
     static func fetch(after token: Int64, authors: Set<String>?, entities: Set<String>?, limit: Int,
@@ -153,16 +163,5 @@ extension Connection {
     /// inside `Database.read` together with the data, it says exactly which commits that data includes.
     public func latestHistoryToken() throws -> Int64 {
         try HistoryStore.latestToken(self)
-    }
-
-    /// Whether a transaction after `token` changed one of `tables`: one EXISTS per table, so
-    /// the answer costs the same however many changes came since.
-    public func hasHistoryChanges(to tables: Set<String>, after token: Int64) throws -> Bool {
-        for table in tables where try fetchScalar(Bool.self, """
-            SELECT EXISTS(SELECT 1 FROM history_change WHERE entity = ? AND token > ?)
-            """, [table, token]) == true {
-            return true
-        }
-        return false
     }
 }

@@ -16,9 +16,10 @@ public struct DatabaseCommit: Sendable, Equatable {
         self.isExternal = isExternal
     }
 
-    /// Whether this commit may have changed any of `observed`.
-    public func touches(_ observed: Set<String>) -> Bool {
-        isExternal || !tables.isDisjoint(with: observed)
+    /// Whether this commit may have changed what `region` reads (tracked tables, see
+    /// `Database.hasChanges(in:after:)`).
+    public func touches(_ region: DatabaseRegion) -> Bool {
+        isExternal || region.intersects(tables)
     }
 }
 

@@ -1,30 +1,32 @@
-/// Keeps the result of a query up to date: after each commit that touched one of `tables`, the
-/// fetch runs again on a reader, and subscribers hear of the new value only when it differs.
-/// Notifications arrive on the database's notification queue, after the commit, in commit order.
+/// Keeps the result of a query up to date. Each fetch records the region its statements read
+/// (it may change with the values, e.g. a fetch that branches); after each commit that touched
+/// that region, the fetch runs again on a reader, and subscribers hear of the new value only when
+/// it differs. Notifications arrive on the database's notification queue, after the commit, in
+/// commit order.
 public final class ResultsObserver<Value: Equatable & Sendable>: Sendable {
-    private let latest: SharedState<Value?>
+    private let latest: SharedState<(value: Value, region: DatabaseRegion)?>
     private let subscribers = SubscriberList<(Value, Int64)>()
     private let commitSubscription: ObservationCancellable
 
     /// Runs `fetch` once now (its errors are thrown here) and after every relevant commit.
-    public init(database: Database, tables: Set<String>,
-                fetch: @escaping @Sendable (Connection) throws -> Value) throws {
-        let latest = SharedState<Value?>(nil)
+    public init(database: Database, fetch: @escaping @Sendable (Connection) throws -> Value) throws {
+        let latest = SharedState<(value: Value, region: DatabaseRegion)?>(nil)
         let subscribers = subscribers
         self.latest = latest
-        // Subscribing before the first fetch leaves no gap where a commit could go unseen.
+        // Subscribing before the first fetch leaves no gap where a commit could go unseen; until
+        // that fetch has told its region, any commit may matter.
         commitSubscription = database.observeCommits { [weak database] commit in
-            guard commit.touches(tables), let database,
+            guard commit.touches(latest.withLock { $0?.region ?? .fullDatabase }), let database,
                   // A failed re-fetch (e.g. the database is closing) keeps the last value.
-                  let value = try? database.read(fetch)
+                  let fetched = try? database.readTrackingRegion(fetch)
             else { return }
             let changed = latest.withLock { current in
-                defer { current = value }
-                return current != value
+                defer { current = fetched }
+                return current?.value != fetched.0
             }
-            if changed { subscribers.send((value, commit.token)) }
+            if changed { subscribers.send((fetched.0, commit.token)) }
         }
-        let initial = try database.read(fetch)
+        let initial = try database.readTrackingRegion(fetch)
         // A commit may have been observed meanwhile; its value is newer than `initial`.
         latest.withLock { current in
             if current == nil { current = initial }
@@ -33,7 +35,12 @@ public final class ResultsObserver<Value: Equatable & Sendable>: Sendable {
 
     /// The latest fetched value.
     public var value: Value {
-        latest.withLock { $0! }
+        latest.withLock { $0!.value }
+    }
+
+    /// The tracked tables the latest fetch read: the commits that make it run again.
+    public var region: DatabaseRegion {
+        latest.withLock { $0!.region }
     }
 
     /// Calls `onChange` with each new value and the history token of the commit that produced it.
@@ -47,7 +54,7 @@ extension ResultsObserver {
     public convenience init<Record: FetchableRecord & Equatable & Sendable>(
         database: Database, descriptor: FetchDescriptor
     ) throws where Value == [Record] {
-        try self.init(database: database, tables: [descriptor.table]) { connection in
+        try self.init(database: database) { connection in
             try connection.fetchAll(Record.self, descriptor)
         }
     }
@@ -56,7 +63,7 @@ extension ResultsObserver {
     public convenience init<Record: FetchableRecord & Equatable & Sendable>(
         database: Database, sectionedDescriptor descriptor: FetchDescriptor
     ) throws where Value == [RecordSection<Record>] {
-        try self.init(database: database, tables: [descriptor.table]) { connection in
+        try self.init(database: database) { connection in
             try connection.fetchSections(Record.self, descriptor)
         }
     }

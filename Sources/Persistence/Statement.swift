@@ -6,11 +6,18 @@ public final class Statement {
     public let sql: String
     let handle: OpaquePointer
     private let connection: OpaquePointer
+    /// What the statement reads, noted once when it was prepared.
+    public let region: DatabaseRegion
+    /// Where `Connection.trackingRegion` gathers the regions of the statements run.
+    private let authorizer: StatementAuthorizer
 
-    init(sql: String, handle: OpaquePointer, connection: OpaquePointer) {
+    init(sql: String, handle: OpaquePointer, connection: OpaquePointer, region: DatabaseRegion,
+         authorizer: StatementAuthorizer) {
         self.sql = sql
         self.handle = handle
         self.connection = connection
+        self.region = region
+        self.authorizer = authorizer
     }
 
     deinit { sqlite3_finalize(handle) }
@@ -52,6 +59,7 @@ public final class Statement {
             sqlite3_clear_bindings(handle)
         }
         try bind(arguments)
+        authorizer.trackedRegion?.formUnion(region)
         while true {
             switch sqlite3_step(handle) {
             case SQLITE_ROW:

@@ -11,8 +11,6 @@ struct HistoryRoutes {
     let app: WishlistApp
     static let defaultPageSize = 100
     static let maxPageSize = 1000
-    /// The tables whose changes history records (virtual full-text tables are not recorded).
-    static let entities: Set<String> = ["Trip", "Activity", "TripImage", "Goal", "Preference"]
     static let maxAuthors = 16
 
     func register(on router: inout Router) {
@@ -21,7 +19,7 @@ struct HistoryRoutes {
     }
 
     func page(_ request: Request) throws -> Response {
-        let filter = try HistoryFilter(request)
+        let filter = try HistoryFilter(request, entities: app.store.database.historyEntities)
         let limit = try APIRoutes.boundedInteger(request.query["limit"], name: "limit", default: Self.defaultPageSize,
                                                  range: 1...Self.maxPageSize)
         // The newest token is read first: every transaction up to it is then in the fetch below,
@@ -36,7 +34,7 @@ struct HistoryRoutes {
     }
 
     func stream(_ request: Request) throws -> Response {
-        let filter = try HistoryFilter(request)
+        let filter = try HistoryFilter(request, entities: app.store.database.historyEntities)
         let after = try request.headers["Last-Event-ID"].map { try HistoryFilter.token($0, name: "Last-Event-ID") } ?? filter.after
         let stream = EventStream()
         stream.send(ServerSentEvent(event: "ready", data: "", retry: LiveUpdates.retryMilliseconds))
@@ -56,7 +54,8 @@ struct HistoryFilter: Sendable {
     let authors: Set<String>?
     let entities: Set<String>?
 
-    init(_ request: Request) throws {
+    /// `known` are the entities the history records (`Database.historyEntities`).
+    init(_ request: Request, entities known: Set<String>) throws {
         after = try request.query["after"].map { try Self.token($0, name: "after") } ?? 0
         authors = try Self.list(request.query["authors"], name: "authors") { author in
             guard author.count <= 64, author.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
@@ -67,8 +66,8 @@ struct HistoryFilter: Sendable {
             throw HTTPError(.badRequest, "Name at most \(HistoryRoutes.maxAuthors) authors.")
         }
         entities = try Self.list(request.query["entities"], name: "entities") { entity in
-            guard HistoryRoutes.entities.contains(entity) else {
-                throw HTTPError(.badRequest, "Unknown entity “\(entity)”. Use any of: \(HistoryRoutes.entities.sorted().joined(separator: ", ")).")
+            guard known.contains(entity) else {
+                throw HTTPError(.badRequest, "Unknown entity “\(entity)”. Use any of: \(known.sorted().joined(separator: ", ")).")
             }
         }
     }

@@ -6,8 +6,8 @@ import WishlistCore
 
 /// The live-update hub: one SSE stream per browser tab (`/events?topics=…`), each topic backed
 /// by one `ResultsObserver` of its fragment's query, shared by every stream that follows it. A
-/// commit re-runs only the queries it touched; a fragment whose value really changed is rendered
-/// once and goes to all its subscribers.
+/// commit re-runs only the queries whose region (the tables their SQL reads) it touched; a
+/// fragment whose value really changed is rendered once and goes to all its subscribers.
 final class LiveUpdates: Sendable {
     static let maxTopicsPerStream = 16
     static let retryMilliseconds = 2_000
@@ -172,10 +172,9 @@ private final class Feed<Value: Equatable & Sendable>: LiveFeed {
     }
 
     func fragment(changedAfter token: Int64) throws -> (fragment: LiveFragment, token: Int64)? {
-        let (value, current, changed) = try store.read { snapshot in
-            (try snapshot.fetch(query), try snapshot.historyToken(), try snapshot.hasChanges(to: query.tables, after: token))
-        }
-        guard changed, let fragment = try render(value) else { return nil }
+        guard try store.database.hasChanges(in: observer.region, after: token) else { return nil }
+        let (value, current) = try store.read { snapshot in (try snapshot.fetch(query), try snapshot.historyToken()) }
+        guard let fragment = try render(value) else { return nil }
         return (fragment, current)
     }
 

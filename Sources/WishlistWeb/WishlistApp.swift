@@ -49,7 +49,7 @@ public final class WishlistApp: Sendable {
         CollectionPage(app: self).register(on: &router)
         GoalsPage(app: self).register(on: &router)
         SearchPage(app: self).register(on: &router)
-        NewTripPage(app: self).register(on: &router)  // before TripPage: /trips/new is not a trip id
+        NewTripPage(app: self).register(on: &router)
         TripPage(app: self).register(on: &router)
         PhotoRoutes(app: self).register(on: &router)
         APIRoutes(app: self).register(on: &router)
@@ -62,25 +62,28 @@ public final class WishlistApp: Sendable {
     /// refusals below included. Host validation runs before anything else that reads the
     /// request, so a rebinding page learns nothing, not even whether a static file exists.
     /// With a password, only the login page and static files are served without a session.
+    /// Errors of the screens become pages innermost, with the viewer's CSRF token and session
+    /// (so Sign Out works from them); the middleware's own refusals reach the server's page.
     public func makeResponder() throws -> Handler {
         var middleware: [any Middleware] = [
             SecurityHeaders(),
             HostValidation(additionalHosts: configuration.allowedHosts),
             try StaticFiles(root: configuration.resourcesDirectory.appendingPathComponent("Public").path, prefix: "/static/"),
             CSRFProtection(),
-            DiskFullErrors(),
         ]
         if let password = configuration.password {
             let loginPage = LoginPage(pages: pages)
             middleware.append(PasswordProtection(password: password, options: configuration.passwordOptions,
                                                  loginPage: loginPage.render))
         }
+        middleware.append(ErrorPages(render: errorPage(status:message:request:)))
         let router = makeRouter()
         return chain(middleware, to: router.respond(to:))
     }
 
-    /// Renders HTTP errors raised anywhere below as the app's own error page, with the security
-    /// headers even when the server refused the request before the middleware saw it.
+    /// The app's error page for an error raised anywhere, inside the chain or by the server
+    /// (give it to `Server.Configuration.errorPage`), with the security headers even when the
+    /// server refused the request before the middleware saw it.
     public func errorPage(status: HTTPStatus, message: String, request: Request?) -> Response {
         // Only a photo makes a form this large; the server's own limit adds room for the other fields.
         let message = status == .payloadTooLarge

@@ -32,7 +32,7 @@ struct ServeCommand {
         configuration.accessLog = invocation.accessLog
         // Room for the photo plus the form's other fields.
         configuration.maxBodySize = webConfiguration.maxPhotoBytes + 1024 * 1024
-        configuration.errorPage = { status, message, request in app.errorPage(status: status, message: message, request: request) }
+        configuration.errorPage = app.errorPage(status:message:request:)
         let server = Server(configuration: configuration, responder: try app.makeResponder())
         try server.start()
         let shownHost = invocation.host.contains(":") ? "[\(invocation.host)]" : invocation.host

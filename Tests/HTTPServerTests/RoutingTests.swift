@@ -75,14 +75,24 @@ import Testing
         }
     }
 
-    @Test func firstRegisteredPatternWinsAndLengthsDoNotMix() throws {
+    /// Registered in the order that would shadow them if the first match won.
+    static func overlappingRouter() -> Router {
         var router = Router()
-        router.get("/items/new") { _ in .text("new") }
         router.get("/items/:id") { request in .text("item \(request.parameters["id"] ?? "?")") }
+        router.get("/items/new") { _ in .text("new") }
         router.get("/items/:id/edit") { request in .text("edit \(request.parameters["id"] ?? "?")") }
+        router.get("/:section/:id/edit") { request in .text("section \(request.parameters["section"] ?? "?")") }
+        router.get("/items/:id/:view") { request in .text("view \(request.parameters["view"] ?? "?")") }
+        router.get("/:section/new/:view") { request in .text("new view \(request.parameters["view"] ?? "?")") }
         router.post("/items") { _ in .text("created") }
         router.get("/") { _ in .text("home") }
-        #expect(router.routes.map(\.pattern) == ["/items/new", "/items/:id", "/items/:id/edit", "/items", "/"])
+        return router
+    }
+
+    @Test func literalSegmentsWinOverParametersWhateverTheOrderAndLengthsDoNotMix() throws {
+        let router = Self.overlappingRouter()
+        #expect(router.routes.map(\.pattern) == ["/items/:id", "/items/new", "/items/:id/edit", "/:section/:id/edit",
+                                                 "/items/:id/:view", "/:section/new/:view", "/items", "/"])
         func text(_ method: HTTPMethod, _ path: String) throws -> String {
             guard case .bytes(let bytes) = try router.respond(to: Request(method: method, path: path)).body else { return "" }
             return String(decoding: bytes, as: UTF8.self)
@@ -90,6 +100,11 @@ import Testing
         #expect(try text(.get, "/items/new") == "new")
         #expect(try text(.get, "/items/7") == "item 7")
         #expect(try text(.get, "//items//7/edit/") == "edit 7")
+        #expect(try text(.get, "/things/7/edit") == "section things")
+        #expect(try text(.get, "/items/7/photo") == "view photo")
+        // The leftmost difference decides: `items` is a literal where the other has `:section`.
+        #expect(try text(.get, "/items/new/photo") == "view photo")
+        #expect(try text(.get, "/things/new/photo") == "new view photo")
         #expect(try text(.get, "/") == "home")
         #expect(try text(.post, "/items") == "created")
         for (method, path, status) in [(HTTPMethod.get, "/items", 405), (.get, "/items/7/edit/more", 404), (.get, "/a/b/c/d/e/f", 404),
@@ -99,6 +114,29 @@ import Testing
                 #expect(error.status.code == status, "\(method) \(path)")
             }
         }
+    }
+
+    @Test func theSameShapeForOtherMethodsOrLengthsIsNoClash() throws {
+        var router = Router()
+        router.get("/items/:id") { _ in .text("get") }
+        router.post("/items/:itemID") { _ in .text("post") }
+        router.get("/items/:id/:view") { _ in .text("view") }
+        #expect(router.routes.count == 3)
+    }
+
+    /// Parameters of another name in the same places, and the same literal path twice (the
+    /// slashes do not count), registered after a route of another method and a literal neighbour.
+    @Test(arguments: [("/trips/:id", "/trips/:tripID"), ("/items", "//items/")])
+    func aPatternMatchingTheSamePathsAsAnotherIsRejectedNamingBoth(_ first: String, _ second: String) async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [first, second] in
+            var router = Router()
+            router.post(first) { _ in .text("") }
+            router.post("/trips/new") { _ in .text("") }
+            router.get(second) { _ in .text("") }
+            router.post(second) { _ in .text("") }
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("POST \(second) clashes with POST \(first)"), "\(message)")
     }
 
     @Test func badPathsAre400() throws {

@@ -6,7 +6,7 @@ import Testing
     @Test func resultsObserverFiresOnlyWhenItsResultChanges() async throws {
         let directory = try TemporaryDirectory()
         let database = try makeDatabaseWithOneList(directory)
-        let openCount = try ResultsObserver(database: database, tables: ["item"]) { db in
+        let openCount = try ResultsObserver(database: database) { db in
             try db.fetchScalar(Int.self, "SELECT count(*) FROM item WHERE done = 0") ?? 0
         }
         #expect(openCount.value == 0)
@@ -102,7 +102,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let database = try makeDatabaseWithOneList(directory, name: "shared.sqlite")
         database.startWatchingExternalChanges(interval: .milliseconds(20))
-        let names = try ResultsObserver(database: database, tables: ["list"]) { db in
+        let names = try ResultsObserver(database: database) { db in
             try db.fetchAll("SELECT name FROM list ORDER BY id").map { $0["name"] as String }
         }
         let ownCommits = SharedState<[DatabaseCommit]>([])

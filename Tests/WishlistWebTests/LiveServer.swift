@@ -20,20 +20,22 @@ final class LiveServer {
     static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    init(maxPhotoBytes: Int = PhotoLimits().maxBytes, heartbeatInterval: Double = 15, watchExternalChanges: Bool = false) throws {
+    init(maxPhotoBytes: Int = PhotoLimits().maxBytes, heartbeatInterval: Double = 15, watchExternalChanges: Bool = false,
+         password: String? = nil) throws {
         directory = NSTemporaryDirectory() + "WishlistWebTests-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         store = try WishlistStore(path: directory + "/wishlist.sqlite", photoLimits: PhotoLimits(maxBytes: maxPhotoBytes))
         if watchExternalChanges { store.database.startWatchingExternalChanges(interval: .milliseconds(20)) }
         var appConfiguration = WishlistApp.Configuration(resourcesDirectory: Self.resources)
         appConfiguration.maxPhotoBytes = maxPhotoBytes
+        appConfiguration.password = password
         app = try WishlistApp(store: store, configuration: appConfiguration)
         var configuration = Server.Configuration(port: 0, threadCount: 2, heartbeatInterval: heartbeatInterval)
         // Room for the photo plus the form's other fields, as `serve` allows.
         configuration.maxBodySize = maxPhotoBytes + 1024 * 1024
         configuration.uploadDirectory = directory
         let app = app
-        configuration.errorPage = { status, message, request in app.errorPage(status: status, message: message, request: request) }
+        configuration.errorPage = app.errorPage(status:message:request:)
         server = Server(configuration: configuration, responder: try app.makeResponder())
         try server.start()
     }

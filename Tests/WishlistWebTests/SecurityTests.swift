@@ -123,6 +123,9 @@ import Testing
             #expect(!policy.contains("unsafe-inline") && !policy.contains("unsafe-eval"), "\(kind): \(policy)")
             #expect(reply.header("X-Content-Type-Options") == "nosniff", "\(kind)")
             #expect(reply.header("Referrer-Policy") == "same-origin", "\(kind)")
+            for name in ["Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options"] {
+                #expect(reply.headers.filter { $0.name.lowercased() == name.lowercased() }.count == 1, "\(kind): \(name) once")
+            }
         }
     }
 

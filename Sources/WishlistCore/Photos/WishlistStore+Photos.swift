@@ -4,7 +4,7 @@ import Persistence
 extension WishlistQuery where Value == TripThumbnail? {
     /// The trip's inline thumbnail; nil when the trip or its photo does not exist.
     public static func thumbnail(tripID: Int64) -> Self {
-        Self(tables: ["Trip"]) { connection in
+        Self { connection in
             guard let row = try connection.fetchOne("""
                 SELECT thumbnail, thumbnail_format, photo_version FROM Trip WHERE id = ? AND thumbnail IS NOT NULL
                 """, [tripID]),
@@ -17,7 +17,7 @@ extension WishlistQuery where Value == TripThumbnail? {
 extension WishlistQuery where Value == TripPhotoFile? {
     /// The file to send for the trip's full photo; nil when the trip or its photo does not exist.
     public static func photoFile(tripID: Int64) -> Self {
-        Self(tables: ["Trip", "TripImage"]) { connection in
+        Self { connection in
             guard let row = try connection.fetchOne("""
                 SELECT TripImage.file_name, TripImage.media_type, TripImage.display_file_name, Trip.photo_version
                 FROM Trip JOIN TripImage ON TripImage.id = Trip.image_id WHERE Trip.id = ?

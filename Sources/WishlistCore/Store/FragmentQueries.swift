@@ -30,7 +30,7 @@ extension WishlistQuery where Value == CollectionRow {
     public static func collectionRow(_ collection: TripCollection, limit: Int) -> Self {
         let trips = WishlistQuery<[Trip]>.trips(in: collection, limit: limit)
         let count = WishlistQuery<Int>.tripCount(in: collection)
-        return Self(tables: trips.tables.union(count.tables)) { connection in
+        return Self { connection in
             CollectionRow(collection: collection, trips: try trips.fetch(connection), tripCount: try count.fetch(connection))
         }
     }
@@ -41,7 +41,7 @@ extension WishlistQuery where Value == TripChecklist? {
     public static func checklist(tripID: Int64) -> Self {
         let trip = WishlistQuery<Trip?>.trip(id: tripID)
         let order = WishlistQuery<ActivitySortOrder>.activitySortOrder
-        return Self(tables: trip.tables.union(order.tables).union(["Activity"])) { connection in
+        return Self { connection in
             guard let trip = try trip.fetch(connection) else { return nil }
             let order = try order.fetch(connection)
             return TripChecklist(trip: trip, order: order,
@@ -54,7 +54,7 @@ extension WishlistQuery where Value == CollectionListing {
     /// Page `pageNumber` (from 1) of `pageSize` trips; a number out of range shows the nearest page.
     public static func collectionListing(_ collection: TripCollection, pageNumber: Int, pageSize: Int) -> Self {
         let count = WishlistQuery<Int>.tripCount(in: collection)
-        return Self(tables: count.tables.union(["Trip"])) { connection in
+        return Self { connection in
             let total = try count.fetch(connection)
             let pageCount = max(1, (total + pageSize - 1) / pageSize)
             let page = min(max(1, pageNumber), pageCount)

@@ -7,7 +7,7 @@ extension WishlistQuery where Value == SearchResults {
     /// an empty text gives the three most recent trips instead.
     public static func search(_ text: String, trips: Range<Int> = 0..<50, activities: Range<Int> = 0..<100) -> Self {
         let needle = text.trimmingCharacters(in: .whitespacesAndNewlines).folded
-        return Self(tables: ["Trip", "Activity"]) { connection in
+        return Self { connection in
             if needle.isEmpty {
                 let recent = try WishlistQuery<[Trip]>.recentTrips(limit: 3).fetch(connection)
                 return SearchResults(trips: recent, activities: [], isRecent: true,

@@ -1,14 +1,12 @@
 import Persistence
 
 /// One question a screen asks, as a value: the SQL that answers it (predicate, sort and limit in
-/// the database) and the tables it reads, so that the same query serves a one-off read
-/// (`WishlistStore.fetch`) and a live `ResultsObserver` (`WishlistStore.observe`).
+/// the database), so that the same query serves a one-off read (`WishlistStore.fetch`) and a live
+/// `ResultsObserver` (`WishlistStore.observe`), which learns the tables it reads from that SQL.
 public struct WishlistQuery<Value: Sendable>: Sendable {
-    public let tables: Set<String>
     public let fetch: @Sendable (Connection) throws -> Value
 
-    public init(tables: Set<String>, fetch: @escaping @Sendable (Connection) throws -> Value) {
-        self.tables = tables
+    public init(fetch: @escaping @Sendable (Connection) throws -> Value) {
         self.fetch = fetch
     }
 }
@@ -16,7 +14,7 @@ public struct WishlistQuery<Value: Sendable>: Sendable {
 extension WishlistQuery where Value == [Trip] {
     /// The most recently created trips, newest first.
     public static func recentTrips(limit: Int = 5, offset: Int = 0) -> Self {
-        Self(tables: ["Trip"]) { connection in
+        Self { connection in
             try connection.fetchAll(Trip.self, """
                 SELECT \(Trip.selection) FROM Trip ORDER BY Trip.creation_date DESC, Trip.id DESC LIMIT ? OFFSET ?
                 """, [limit, offset])
@@ -25,7 +23,7 @@ extension WishlistQuery where Value == [Trip] {
 
     /// One page of a collection's trips, by name (ignoring case and accents).
     public static func trips(in collection: TripCollection, limit: Int, offset: Int = 0) -> Self {
-        Self(tables: ["Trip"]) { connection in
+        Self { connection in
             try connection.fetchAll(Trip.self, """
                 SELECT \(Trip.selection) FROM Trip WHERE Trip.collection = ?
                 ORDER BY Trip.name_folded, Trip.name, Trip.id LIMIT ? OFFSET ?
@@ -37,7 +35,7 @@ extension WishlistQuery where Value == [Trip] {
 extension WishlistQuery where Value == Int {
     /// Kept by triggers (Schema.collectionRows): one lookup, however many trips there are.
     public static func tripCount(in collection: TripCollection) -> Self {
-        Self(tables: ["Trip"]) { connection in
+        Self { connection in
             try connection.fetchScalar(Int.self, "SELECT trip_count FROM TripCollectionCount WHERE collection = ?",
                                        [collection]) ?? 0
         }
@@ -46,7 +44,7 @@ extension WishlistQuery where Value == Int {
 
 extension WishlistQuery where Value == Trip? {
     public static func trip(id: Int64) -> Self {
-        Self(tables: ["Trip"]) { connection in
+        Self { connection in
             try connection.fetchOne(Trip.self, "SELECT \(Trip.selection) FROM Trip WHERE Trip.id = ?", [id])
         }
     }
@@ -54,7 +52,7 @@ extension WishlistQuery where Value == Trip? {
 
 extension WishlistQuery where Value == Activity? {
     public static func activity(id: Int64) -> Self {
-        Self(tables: ["Activity"]) { connection in
+        Self { connection in
             try connection.fetchOne(Activity.self, "SELECT \(Activity.selection) FROM Activity WHERE Activity.id = ?", [id])
         }
     }
@@ -63,7 +61,7 @@ extension WishlistQuery where Value == Activity? {
 extension WishlistQuery where Value == [Activity] {
     /// A trip's activities in the given order.
     public static func activities(tripID: Int64, sortedBy order: ActivitySortOrder) -> Self {
-        Self(tables: ["Activity"]) { connection in
+        Self { connection in
             try connection.fetchAll(Activity.self, """
                 SELECT \(Activity.selection) FROM Activity WHERE Activity.trip_id = ? ORDER BY \(order.orderByClause)
                 """, [tripID])
@@ -74,14 +72,14 @@ extension WishlistQuery where Value == [Activity] {
 extension WishlistQuery where Value == [Goal] {
     /// Achieved goals, the most recently achieved first.
     public static var achievedGoals: Self {
-        Self(tables: ["Goal"]) { connection in
+        Self { connection in
             try connection.fetchAll(Goal.self, "SELECT * FROM Goal WHERE is_achieved ORDER BY date_achieved DESC, sort_order")
         }
     }
 
     /// Goals still to reach, in display order.
     public static var upcomingGoals: Self {
-        Self(tables: ["Goal"]) { connection in
+        Self { connection in
             try connection.fetchAll(Goal.self, "SELECT * FROM Goal WHERE NOT is_achieved ORDER BY sort_order")
         }
     }
@@ -90,7 +88,7 @@ extension WishlistQuery where Value == [Goal] {
 extension WishlistQuery where Value == ActivitySortOrder {
     /// The persisted activity order; the default (title) until the user picks another.
     public static var activitySortOrder: Self {
-        Self(tables: ["Preference"]) { connection in
+        Self { connection in
             try Preferences.value(.activitySortOrder, on: connection).flatMap(ActivitySortOrder.init(rawValue:)) ?? .default
         }
     }

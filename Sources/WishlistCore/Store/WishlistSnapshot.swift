@@ -14,9 +14,4 @@ public struct WishlistSnapshot {
     public func historyToken() throws -> Int64 {
         try connection.latestHistoryToken()
     }
-
-    /// Whether a commit after `token` changed one of `tables`.
-    public func hasChanges(to tables: Set<String>, after token: Int64) throws -> Bool {
-        try connection.hasHistoryChanges(to: tables, after: token)
-    }
 }

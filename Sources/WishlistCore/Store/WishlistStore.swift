@@ -34,9 +34,9 @@ public final class WishlistStore: Sendable {
         try database.read(query.fetch)
     }
 
-    /// Keeps `query`'s result up to date after every commit that touches its tables.
+    /// Keeps `query`'s result up to date after every commit that touches the tables its SQL read.
     public func observe<Value: Equatable>(_ query: WishlistQuery<Value>) throws -> ResultsObserver<Value> {
-        try ResultsObserver(database: database, tables: query.tables, fetch: query.fetch)
+        try ResultsObserver(database: database, fetch: query.fetch)
     }
 
     private func seedOnce() throws {

@@ -1,0 +1,50 @@
+import HTTPServer
+import Imaging
+import Persistence
+import WishlistCore
+
+// How the lower layers' errors are answered. They stay free of HTTP; this layer gives each its
+// status and a message for the person who sees it.
+
+extension WishlistError: HTTPResponseError {
+    public var status: HTTPStatus {
+        switch self {
+        case .notFound: .notFound
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .notFound(let entity, let id): "There is no \(entity) number \(id). It may have been deleted."
+        }
+    }
+}
+
+/// A form's own screen shows its validation errors beside the field; one that reaches the error
+/// page (an API call, a form without a screen) still says what to fix.
+extension ValidationError: HTTPResponseError {
+    public var status: HTTPStatus { .unprocessableContent }
+}
+
+/// A full disk, from SQLite or from storing a photo, is a 507 that says so (instead of a generic
+/// 500): nothing was saved, reading still works, and freeing space fixes it.
+enum DiskFull {
+    static let message = "The disk is full, so this change was not saved. Free some space on the disk and try again; everything saved before is safe."
+
+    static func status(_ isDiskFull: Bool) -> HTTPStatus { isDiskFull ? .insufficientStorage : .internalServerError }
+    static func message(_ isDiskFull: Bool) -> String { isDiskFull ? message : HTTPError.internalErrorMessage }
+}
+
+extension DatabaseError: HTTPResponseError {
+    public var status: HTTPStatus { DiskFull.status(isDiskFull) }
+    public var message: String { DiskFull.message(isDiskFull) }
+}
+
+extension ImagingError: HTTPResponseError {
+    private var isDiskFull: Bool {
+        if case .diskFull = self { true } else { false }
+    }
+
+    public var status: HTTPStatus { DiskFull.status(isDiskFull) }
+    public var message: String { DiskFull.message(isDiskFull) }
+}

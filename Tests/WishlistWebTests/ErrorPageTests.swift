@@ -1,0 +1,79 @@
+import Foundation
+import HTTPServer
+import Imaging
+import Persistence
+import Testing
+import WishlistCore
+@testable import WishlistWeb
+
+/// How errors of the lower layers are answered, and that error pages are made inside the
+/// middleware chain (with the viewer's CSRF token and session).
+@Suite struct ErrorPageTests {
+    /// An activity deleted in another tab after the check-off handler read it, but before its write.
+    /// A trigger deletes the row inside the write's own transaction, just before the UPDATE, and
+    /// drops the UPDATE (no row to update): the store finds it gone, as after the other tab's
+    /// commit, and throws `notFound` (rolling the trigger's delete back with it). The race, made
+    /// deterministic.
+    @Test func aCheckOffOfAnActivityDeletedMeanwhileIs404Not500() throws {
+        let fixture = try LiveServer()
+        let activity = try fixture.activity(named: LiveServer.tenthActivity)
+        try fixture.store.database.write(author: "test") { db in
+            try db.execute("""
+                CREATE TRIGGER delete_before_check_off BEFORE UPDATE OF is_complete ON Activity
+                BEGIN DELETE FROM Activity WHERE id = OLD.id; SELECT RAISE(IGNORE); END
+                """)
+        }
+        let token = try fixture.csrfToken()
+        let reply = try WebClient(port: fixture.port).post("/activities/\(activity.id)/complete",
+                                                           form: [("complete", "true")], token: token)
+        #expect(reply.status == 404)
+        #expect(reply.text.contains("There is no activity number \(activity.id). It may have been deleted."))
+    }
+
+    @Test func withAPasswordA404PageCarriesTheSessionsTokenAndSignsOut() throws {
+        let fixture = try LiveServer(password: "open sesame")
+        let client = WebClient(port: fixture.port)
+        let token = try #require(try client.get("/login").cookie(CSRFProtection.cookieName))
+        let signIn = try client.post("/login", form: [("password", "open sesame")], token: token)
+        let session = try #require(signIn.cookie(ServePasswordTests.sessionCookie))
+        let cookies = "\(ServePasswordTests.sessionCookie)=\(session); \(CSRFProtection.cookieName)=\(token)"
+
+        let page = try client.get("/trips/999999", headers: ["Cookie": cookies, "Accept": "text/html"])
+        #expect(page.status == 404 && page.text.contains("Sign Out"))
+        let signOutForm = try #require(page.text.firstMatch(of: #/action="/logout">\s*<input type="hidden" name="_csrf" value="([^"]*)"/#))
+        #expect(signOutForm.output.1 == token)
+
+        let signOut = try client.post("/logout", form: [("_csrf", String(signOutForm.output.1))], token: nil,
+                                      headers: ["Cookie": cookies])
+        #expect(signOut.status == 303 && signOut.header("Location") == "/login")
+        #expect(try client.get("/api/trips", headers: ["Cookie": cookies]).status == 401)
+    }
+
+    @Test func apiErrorsStayJSONInsideTheChain() throws {
+        let fixture = try LiveServer(password: "open sesame")
+        let client = WebClient(port: fixture.port)
+        let token = try #require(try client.get("/login").cookie(CSRFProtection.cookieName))
+        let session = try #require(try client.post("/login", form: [("password", "open sesame")], token: token)
+            .cookie(ServePasswordTests.sessionCookie))
+        let reply = try client.get("/api/trips/999999", headers: ["Cookie": "\(ServePasswordTests.sessionCookie)=\(session)"])
+        #expect(reply.status == 404 && reply.header("Content-Type")?.hasPrefix("application/json") == true)
+        let error = try #require(try JSONSerialization.jsonObject(with: Data(reply.body)) as? [String: [String: Any]])
+        #expect(error["error"]?["status"] as? Int == 404)
+    }
+
+    @Test func domainAndStorageErrorsMapToTheirStatus() {
+        let cases: [(any Error, HTTPStatus, String)] = [
+            (WishlistError.notFound(entity: "trip", id: 7), .notFound, "There is no trip number 7. It may have been deleted."),
+            (ValidationError(field: "name", message: "Enter a trip title."), .unprocessableContent, "Enter a trip title."),
+            (DatabaseError(extendedResultCode: 13 /* SQLITE_FULL */), .insufficientStorage, DiskFull.message),
+            (ImagingError.diskFull("No space left on device"), .insufficientStorage, DiskFull.message),
+            (DatabaseError(extendedResultCode: 11 /* SQLITE_CORRUPT */), .internalServerError, HTTPError.internalErrorMessage),
+            (ImagingError.storageFailed("rename failed"), .internalServerError, HTTPError.internalErrorMessage),
+        ]
+        for (error, status, message) in cases {
+            let answer = HTTPError(wrapping: error)
+            #expect(answer.status == status, "\(error)")
+            #expect(answer.message == message, "\(error)")
+        }
+    }
+}
