@@ -29,12 +29,8 @@ final class LiveServer {
         appConfiguration.maxPhotoBytes = maxPhotoBytes
         app = try WishlistApp(store: store, configuration: appConfiguration)
         var configuration = Server.Configuration(port: 0, threadCount: 2, heartbeatInterval: heartbeatInterval)
-        // Room for the photo plus the form's other fields, as `serve` allows.
-        configuration.maxBodySize = maxPhotoBytes + 1024 * 1024
         configuration.uploadDirectory = directory
-        let app = app
-        configuration.errorPage = { status, message, request in app.errorPage(status: status, message: message, request: request) }
-        server = Server(configuration: configuration, responder: try app.makeResponder())
+        server = try app.makeServer(configuration)
         try server.start()
     }
 
