@@ -1,13 +1,14 @@
 import Foundation
 import Testing
+import TestSupport
 import WishlistCore
 @testable import WishlistWeb
 
 /// `/api/history` and `/api/history/stream` through a real server over the seeded data.
 @Suite(.serialized) struct HistoryFeedTests {
     static func page(_ query: String, _ server: LiveServer) throws -> [String: Any] {
-        let reply = try TestClient.get("/api/history?\(query)", port: server.port)
-        guard reply.status == 200 else { throw TestClient.Failure(description: "\(reply.status): \(reply.text)") }
+        let reply = try SocketClient.get("/api/history?\(query)", port: server.port)
+        guard reply.status == 200 else { throw TestFailure("\(reply.status): \(reply.text)") }
         return try reply.json()
     }
 
@@ -97,9 +98,9 @@ import WishlistCore
     }
 
     static func expectBadRequest(_ target: String, _ server: LiveServer, headers: [String: String] = [:]) throws {
-        let reply = try TestClient.get(target, port: server.port, headers: headers)
+        let reply = try SocketClient.get(target, port: server.port, headers: headers)
         #expect(reply.status == 400, "\(target)")
-        #expect(reply.headers["content-type"] == "application/json")
+        #expect(reply.header("content-type") == "application/json")
         let error = try reply.json()["error"] as? [String: Any]
         #expect((error?["message"] as? String)?.isEmpty == false)
     }
@@ -135,7 +136,7 @@ import WishlistCore
         let tenth = try server.activity(named: LiveServer.tenthActivity)
         try server.store.setActivityComplete(id: tenth.id, true)
 
-        let stream = try TestClient.openEvents("/api/history/stream?after=\(before)&entities=Activity", port: server.port)
+        let stream = try SocketClient.openEvents("/api/history/stream?after=\(before)&entities=Activity", port: server.port)
         let missed = try stream.nextEvent(named: "transaction")
         #expect(missed.id == String(before + 1))
         #expect((try missed.json()["changes"] as? [[String: Any]])?.map { $0["entity"] as? String } == ["Activity"])
@@ -151,13 +152,13 @@ import WishlistCore
         let server = try LiveServer()
         defer { server.stop() }
         let tenth = try server.activity(named: LiveServer.tenthActivity)
-        let first = try TestClient.openEvents("/api/history/stream?after=0", port: server.port)
+        let first = try SocketClient.openEvents("/api/history/stream?after=0", port: server.port)
         let seen = try first.nextEvent(named: "transaction")
         #expect(seen.id == "1")
         first.disconnect()
         try server.store.setActivityComplete(id: tenth.id, true)
 
-        let again = try TestClient.openEvents("/api/history/stream?after=0&authors=app", port: server.port,
+        let again = try SocketClient.openEvents("/api/history/stream?after=0&authors=app", port: server.port,
                                               headers: ["Last-Event-ID": seen.id ?? ""])
         let resumed = try again.nextEvent(named: "transaction")
         #expect(resumed.id == String(try server.store.database.latestHistoryToken()))

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import HTTPServer
+import TestSupport
 import WishlistCore
 @testable import WishlistWeb
 
@@ -45,15 +46,15 @@ final class LiveServer {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// One request on its own connection, every byte under the test's control (`WebClient`).
-    func get(_ target: String, headers: [String: String] = [:]) throws -> WebClient.Reply {
-        try WebClient(port: port).get(target, headers: headers)
+    /// One request on its own connection, every byte under the test's control (`Endpoint`).
+    func get(_ target: String, headers: [String: String] = [:]) throws -> Reply {
+        try Endpoint(port: port).get(target, headers: headers)
     }
 
     /// The seeded activity called `name`.
     func activity(named name: String) throws -> Activity {
         guard let match = try store.search(name).activities.first(where: { $0.activity.name == name }) else {
-            throw TestClient.Failure(description: "no seeded activity “\(name)”")
+            throw TestFailure("no seeded activity “\(name)”")
         }
         return match.activity
     }
@@ -61,7 +62,7 @@ final class LiveServer {
     /// The seeded trip called `name`.
     func trip(named name: String) throws -> Trip {
         guard let trip = try store.search(name).trips.first(where: { $0.name == name }) else {
-            throw TestClient.Failure(description: "no seeded trip “\(name)”")
+            throw TestFailure("no seeded trip “\(name)”")
         }
         return trip
     }

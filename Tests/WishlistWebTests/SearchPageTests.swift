@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import WishlistCore
 @testable import WishlistWeb
 
@@ -48,7 +49,7 @@ import Testing
 
     /// GET `target` the way a browser follows a link: the fragment stays behind.
     static func screen(_ target: String, _ server: LiveServer) throws -> Screen {
-        let reply = try TestClient.get(String(target.prefix { $0 != "#" }), port: server.port)
+        let reply = try SocketClient.get(String(target.prefix { $0 != "#" }), port: server.port)
         return Screen(status: reply.status, html: reply.text)
     }
 
@@ -132,7 +133,7 @@ import Testing
     @Test func theAPIPagesWithOffsetsAndLimitsAndKeepsItsShape() throws {
         let server = try Self.serverWithAtolls()
         defer { server.stop() }
-        func json(_ query: String) throws -> [String: Any] { try TestClient.get("/api/search?\(query)", port: server.port).json() }
+        func json(_ query: String) throws -> [String: Any] { try SocketClient.get("/api/search?\(query)", port: server.port).json() }
         func total(_ object: Any?) -> [String: Bool?] {
             let total = object as? [String: Any] ?? [:]
             return ["hasMore": total["hasMore"] as? Bool, "isAtLeast": total["isAtLeast"] as? Bool]
@@ -150,7 +151,7 @@ import Testing
         #expect(total(page["activityTotal"]) == ["hasMore": true, "isAtLeast": false])
 
         for bad in ["tripLimit=abc", "tripLimit=501", "activityOffset=-1"] {
-            let reply = try TestClient.get("/api/search?q=atoll&\(bad)", port: server.port)
+            let reply = try SocketClient.get("/api/search?q=atoll&\(bad)", port: server.port)
             #expect(reply.status == 400 && reply.text.contains("must be a whole number"), "\(bad)")
         }
     }
