@@ -85,7 +85,7 @@ import TestSupport
         try server.store.database.write(author: "test") { connection in
             for number in 1...count {
                 _ = try Rows.insertActivity(tripID: tripID, name: "Qi dive \(number)", isComplete: false,
-                                            dateCreated: .nowToTheMillisecond, dateEdited: .nowToTheMillisecond, on: connection)
+                                            dateCreated: server.store.clock.now(), dateEdited: server.store.clock.now(), on: connection)
             }
         }
         let first = try Self.screen("/search?q=QI", server)
