@@ -1,8 +1,6 @@
-import HTTPServer
-
 /// Where a test's requests go: each one on a fresh `SocketClient` connection, so no state
 /// carries over between them and every header is the test's.
-public struct Endpoint: Sendable {
+public struct Endpoint: RequestSender, Sendable {
     public let port: Int
     public var host: String
 
@@ -11,23 +9,7 @@ public struct Endpoint: Sendable {
         self.host = host
     }
 
-    public func get(_ target: String, headers: [String: String] = [:]) throws -> Reply {
-        try send("GET", target, headers: headers)
-    }
-
-    /// A form post carrying `token` as both cookie and field (nil: neither).
-    public func post(_ target: String, form: [(String, String)], token: String?, headers: [String: String] = [:]) throws -> Reply {
-        var fields = form
-        var headers = headers
-        if let token {
-            fields.append((CSRFProtection.fieldName, token))
-            headers["Cookie"] = [headers["Cookie"], "\(CSRFProtection.cookieName)=\(token)"].compactMap { $0 }.joined(separator: "; ")
-        }
-        headers["Content-Type"] = "application/x-www-form-urlencoded"
-        return try send("POST", target, headers: headers, body: Array(SocketClient.formEncode(fields).utf8))
-    }
-
-    public func send(_ method: String, _ target: String, headers: [String: String] = [:], body: [UInt8] = []) throws -> Reply {
+    public func send(_ method: String, _ target: String, headers: [String: String], body: [UInt8]) throws -> Reply {
         try SocketClient.send(method, target, port: port, host: host, headers: headers, body: body)
     }
 

@@ -55,15 +55,15 @@ public final class SocketClient {
         }
     }
 
-    /// Sends a request with `Host` (and `Content-Length` for a body or a POST) and reads the reply.
+    /// Sends a request with `Host` (and `Content-Length` for a body or a POST), as far as the
+    /// server reads it, and reads the reply.
     public func request(_ method: String, _ target: String, headers: [String: String] = [:], body: [UInt8] = [],
                         expectBody: Bool = true) throws -> Reply {
         var all = ["Host": host]
         all.merge(headers) { $1 }
         if !body.isEmpty || method != "GET" { all["Content-Length"] = all["Content-Length"] ?? "\(body.count)" }
         let head = "\(method) \(target) HTTP/1.1\r\n" + all.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)\r\n" }.joined()
-        try send(Array((head + "\r\n").utf8) + body)
-        return try readReply(expectBody: expectBody)
+        return try exchange(Array((head + "\r\n").utf8) + body, expectBody: expectBody)
     }
 
     /// Sends `bytes` as far as the server reads them (it may refuse before reading everything),

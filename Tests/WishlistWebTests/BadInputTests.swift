@@ -9,10 +9,10 @@ import TestSupport
 /// JSON error) and nothing in the database changes.
 @Suite struct BadInputTests {
     @Test func badNamesGetAFormMessageAndChangeNothing() throws {
-        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
+        let fixture = try AppHarness(maxPhotoBytes: AppHarness.securityPhotoLimit)
         let before = try fixture.snapshot()
         let token = try fixture.csrfToken()
-        let client = Endpoint(port: fixture.port)
+        let client = fixture.client
         let enormous = String(repeating: "Å", count: 10_000)
         let cases: [(name: String, tripMessage: String, activityMessage: String)] = [
             ("", "Enter a trip title.", "Enter an activity name."),
@@ -37,10 +37,10 @@ import TestSupport
     }
 
     @Test func unknownAndNonNumericIdsAreFriendly404s() throws {
-        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
+        let fixture = try AppHarness(maxPhotoBytes: AppHarness.securityPhotoLimit)
         let before = try fixture.snapshot()
         let token = try fixture.csrfToken()
-        let client = Endpoint(port: fixture.port)
+        let client = fixture.client
         for path in ["/trips/999999", "/trips/abc", "/trips/-1", "/trips/0", "/trips/1.5", "/trips/99999999999999999999",
                      "/trips/1e3", "/trips/%201", "/activities/abc/delete", "/activities/999999/delete",
                      "/collections/autumn", "/no/such/page"] {
@@ -60,7 +60,7 @@ import TestSupport
     }
 
     @Test func noAddressReachesAFileOutsidePublic() throws {
-        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
+        let fixture = try LiveServer(maxPhotoBytes: AppHarness.securityPhotoLimit)
         let client = Endpoint(port: fixture.port)
         for path in ["/static/../Package.swift", "/static/%2e%2e/Package.swift", "/static/css/..%2f..%2f..%2fPackage.swift",
                      "/static/%2F%2E%2E%2FPackage.swift", "/static/..%5c..%5cPackage.swift", "/static/.gitignore",
@@ -72,10 +72,10 @@ import TestSupport
     }
 
     @Test func wrongMethodsAre405WithAllow() throws {
-        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
+        let fixture = try AppHarness(maxPhotoBytes: AppHarness.securityPhotoLimit)
         let before = try fixture.snapshot()
         let token = try fixture.csrfToken()
-        let client = Endpoint(port: fixture.port)
+        let client = fixture.client
         let withToken = ["Cookie": "\(CSRFProtection.cookieName)=\(token)", CSRFProtection.headerName: token]
         let cases: [(method: String, path: String, allow: String)] = [
             ("PUT", "/", "GET, HEAD"), ("DELETE", "/goals", "GET, HEAD"), ("PATCH", "/api/trips", "GET, HEAD"),
@@ -91,7 +91,7 @@ import TestSupport
     }
 
     @Test func aHugeQueryStringIsRefusedQuicklyAndTheServerKeepsServing() throws {
-        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
+        let fixture = try LiveServer(maxPhotoBytes: AppHarness.securityPhotoLimit)
         let client = Endpoint(port: fixture.port)
         for length in [100_000, 1_000_000] {
             let start = ContinuousClock.now
@@ -108,7 +108,7 @@ import TestSupport
     }
 
     @Test func undecodableFormsAndPathsAre400AndChangeNothing() throws {
-        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
+        let fixture = try LiveServer(maxPhotoBytes: AppHarness.securityPhotoLimit)
         let before = try fixture.snapshot()
         let token = try fixture.csrfToken()
         let client = Endpoint(port: fixture.port)
@@ -130,7 +130,7 @@ import TestSupport
     }
 
     @Test func oversizedAndBrokenUploadsAreRefusedAndChangeNothing() throws {
-        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
+        let fixture = try LiveServer(maxPhotoBytes: AppHarness.securityPhotoLimit)
         let before = try fixture.snapshot()
         let token = try fixture.csrfToken()
         let client = Endpoint(port: fixture.port)

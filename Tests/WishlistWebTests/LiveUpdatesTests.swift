@@ -29,7 +29,7 @@ import WishlistCore
     @Test func crossingAGoalSendsOneFragmentPerGoalTopicAndASortChangeSendsNone() throws {
         let server = try LiveServer()
         defer { server.stop() }
-        let tenth = try server.activity(named: LiveServer.tenthActivity)
+        let tenth = try server.activity(named: AppHarness.tenthActivity)
         let sentinel = try server.trip(named: Self.sentinelTrip)
         let client = try SocketClient.openEvents("/events?topics=\(Self.goalTopics)%20trip-header.\(sentinel.id)", port: server.port)
         let ready = try client.nextEvent()
@@ -48,7 +48,7 @@ import WishlistCore
         defer { server.stop() }
         let client = try SocketClient.openEvents("/events?topics=goals-achieved", port: server.port)
         _ = try client.nextEvent(named: "ready")
-        try server.store.setActivityComplete(id: try server.activity(named: LiveServer.tenthActivity).id, true)
+        try server.store.setActivityComplete(id: try server.activity(named: AppHarness.tenthActivity).id, true)
 
         let event = try client.nextEvent(named: "fragment")
         let fragment = try event.json()
@@ -60,7 +60,7 @@ import WishlistCore
     @Test func resumingWithLastEventIDSendsWhatWasMissedAndNothingElse() throws {
         let server = try LiveServer()
         defer { server.stop() }
-        let tenth = try server.activity(named: LiveServer.tenthActivity)
+        let tenth = try server.activity(named: AppHarness.tenthActivity)
         let before = try server.store.database.latestHistoryToken()
         try server.store.setActivityComplete(id: tenth.id, true)
 
@@ -98,7 +98,7 @@ import WishlistCore
             try SocketClient.openEvents("/events?topics=goals-achieved", port: server.port)
         }
         #expect(server.waitUntil { server.app.live.subscriberCount == clientCount })
-        try server.store.setActivityComplete(id: try server.activity(named: LiveServer.tenthActivity).id, true)
+        try server.store.setActivityComplete(id: try server.activity(named: AppHarness.tenthActivity).id, true)
         let received = try clients.filter { client in
             try client.nextEvent(named: "fragment").json()["target"] as? String == "goals-achieved"
         }
@@ -108,7 +108,7 @@ import WishlistCore
     @Test func userTextIsEscapedInsideTheFragmentAndCannotBreakTheStream() throws {
         let server = try LiveServer()
         defer { server.stop() }
-        let trip = try server.activity(named: LiveServer.tenthActivity).tripID
+        let trip = try server.activity(named: AppHarness.tenthActivity).tripID
         let hostile = #"</script><img src=x onerror=alert(1)>"}, "target": "x"#
         #expect(throws: ValidationError.self) { try server.store.addActivity(tripID: trip, name: "Surf\ndata: x") }
         #expect(throws: ValidationError.self) { try server.store.addActivity(tripID: trip, name: "Surf\revent: x") }
@@ -134,7 +134,7 @@ import WishlistCore
         // As `wishlist import` or another tool would: a separate connection, no update hooks here.
         let otherProcess = try WishlistStore(path: server.databasePath)
         defer { otherProcess.close() }
-        try otherProcess.setActivityComplete(id: try server.activity(named: LiveServer.tenthActivity).id, true)
+        try otherProcess.setActivityComplete(id: try server.activity(named: AppHarness.tenthActivity).id, true)
 
         let fragment = try client.nextEvent(named: "fragment").json()
         #expect(fragment["target"] as? String == "goals-achieved")

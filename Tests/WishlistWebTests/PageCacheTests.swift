@@ -14,9 +14,9 @@ import TestSupport
     }
 
     @Test func everyViewerGetsTheirOwnTokenInTheSameCachedPage() throws {
-        let server = try LiveServer()
+        let server = try AppHarness()
         defer { server.stop() }
-        let client = Endpoint(port: server.port)
+        let client = server.client
         let first = String(repeating: "a", count: 64), second = String(repeating: "b", count: 64)
         for target in ["/", "/trips/1", "/trips/1?edit=1", "/goals", "/search?q=kyoto"] {
             let pages = try [first, second, first].map { token in
@@ -35,9 +35,9 @@ import TestSupport
     }
 
     @Test func aChangeShowsOnTheNextPageAfterTheWriteAnswered() throws {
-        let server = try LiveServer()
+        let server = try AppHarness()
         defer { server.stop() }
-        let client = Endpoint(port: server.port)
+        let client = server.client
         let token = String(repeating: "c", count: 64)
         let cookie = ["Cookie": "\(CSRFProtection.cookieName)=\(token)"]
         let before = try client.get("/trips/1", headers: cookie)

@@ -37,8 +37,8 @@ import TestSupport
     }
 
     /// The seeded app plus 45 trips called "Blue Atoll N" and 25 activities "Swim the atoll N".
-    static func serverWithAtolls() throws -> LiveServer {
-        let server = try LiveServer()
+    static func serverWithAtolls() throws -> AppHarness {
+        let server = try AppHarness()
         for number in 1...45 {
             try server.store.addTrip(TripDraft(name: "Blue Atoll \(number)", collection: .summerVibes))
         }
@@ -48,8 +48,8 @@ import TestSupport
     }
 
     /// GET `target` the way a browser follows a link: the fragment stays behind.
-    static func screen(_ target: String, _ server: LiveServer) throws -> Screen {
-        let reply = try SocketClient.get(String(target.prefix { $0 != "#" }), port: server.port)
+    static func screen(_ target: String, _ server: AppHarness) throws -> Screen {
+        let reply = try server.client.get(String(target.prefix { $0 != "#" }))
         return Screen(status: reply.status, html: reply.text)
     }
 
@@ -78,7 +78,7 @@ import TestSupport
     }
 
     @Test func shortSearchesAreCountedAsFarAsShownAndPagingStopsAtTheLastPage() throws {
-        let server = try LiveServer()
+        let server = try AppHarness()
         defer { server.stop() }
         let count = SearchPage.pageSize * SearchPage.maxPages + 5
         let tripID = try server.store.addTrip(TripDraft(name: "Reef days", collection: .summerVibes))
@@ -114,7 +114,7 @@ import TestSupport
     }
 
     @Test func theQueryInTheLinksRoundTripsWithoutBreakingTheAttribute() throws {
-        let server = try LiveServer()
+        let server = try AppHarness()
         defer { server.stop() }
         let name = #"Tom & Jérôme's "Cove" <#1+1=2%>"#
         for number in 1...21 { try server.store.addTrip(TripDraft(name: "\(name) \(number)", collection: .fallGetaways)) }
@@ -133,7 +133,7 @@ import TestSupport
     @Test func theAPIPagesWithOffsetsAndLimitsAndKeepsItsShape() throws {
         let server = try Self.serverWithAtolls()
         defer { server.stop() }
-        func json(_ query: String) throws -> [String: Any] { try SocketClient.get("/api/search?\(query)", port: server.port).json() }
+        func json(_ query: String) throws -> [String: Any] { try server.client.get("/api/search?\(query)").json() }
         func total(_ object: Any?) -> [String: Bool?] {
             let total = object as? [String: Any] ?? [:]
             return ["hasMore": total["hasMore"] as? Bool, "isAtLeast": total["isAtLeast"] as? Bool]
@@ -151,7 +151,7 @@ import TestSupport
         #expect(total(page["activityTotal"]) == ["hasMore": true, "isAtLeast": false])
 
         for bad in ["tripLimit=abc", "tripLimit=501", "activityOffset=-1"] {
-            let reply = try SocketClient.get("/api/search?q=atoll&\(bad)", port: server.port)
+            let reply = try server.client.get("/api/search?q=atoll&\(bad)")
             #expect(reply.status == 400 && reply.text.contains("must be a whole number"), "\(bad)")
         }
     }

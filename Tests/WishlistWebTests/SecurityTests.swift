@@ -26,7 +26,7 @@ import TestSupport
     // MARK: DNS rebinding
 
     @Test func everyRouteAndStaticFileRefusesAForeignHostWithoutData() throws {
-        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
+        let fixture = try AppHarness(maxPhotoBytes: AppHarness.securityPhotoLimit)
         let before = try fixture.snapshot()
         let token = try fixture.csrfToken()
         let tripName = try #require(try fixture.store.trip(id: 1)).name
@@ -36,7 +36,7 @@ import TestSupport
         for (method, target) in targets {
             for host in Self.foreignHosts {
                 // A valid token too: the host check must come first whatever else the request gets right.
-                let client = Endpoint(port: fixture.port, host: host)
+                let client = InProcessEndpoint(server: fixture.server, host: host)
                 let headers = ["Cookie": "\(CSRFProtection.cookieName)=\(token)", "Content-Type": "application/x-www-form-urlencoded"]
                 let body = method == "GET" ? [] : Self.urlEncoded(Self.forgedForm + [("_csrf", token)])
                 let reply = try client.send(method, target, headers: method == "GET" ? [:] : headers, body: body)
@@ -47,7 +47,7 @@ import TestSupport
             }
         }
         // No Host at all (HTTP/1.0) is not this server either.
-        let bare = try Endpoint(port: fixture.port).exchange(Array("GET /api/trips HTTP/1.0\r\n\r\n".utf8), expectBody: true)
+        let bare = try InProcessEndpoint(server: fixture.server, host: nil).get("/api/trips")
         #expect(bare.status == 421 && !bare.text.contains(tripName))
         #expect(try fixture.snapshot() == before)
     }
@@ -55,7 +55,7 @@ import TestSupport
     // MARK: CSRF
 
     @Test func everyStateChangingRouteRefusesForgedRequestsAndChangesNothing() throws {
-        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
+        let fixture = try LiveServer(maxPhotoBytes: AppHarness.securityPhotoLimit)
         let unsafe = fixture.routes.filter { $0.method.isUnsafe }
         #expect(unsafe.count >= 8)
         let before = try fixture.snapshot()
@@ -100,7 +100,7 @@ import TestSupport
     // MARK: Headers
 
     @Test func everyKindOfResponseCarriesTheSecurityHeaders() throws {
-        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
+        let fixture = try LiveServer(maxPhotoBytes: AppHarness.securityPhotoLimit)
         let client = Endpoint(port: fixture.port)
         let token = try fixture.csrfToken()
         let replies: [(String, Reply)] = [
@@ -156,13 +156,13 @@ import TestSupport
     static let rawMarkup = ["<img src=x", "<svg onload", "</script><img"]
 
     @Test func hostileNamesAreEscapedInEveryView() throws {
-        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
+        let fixture = try AppHarness(maxPhotoBytes: AppHarness.securityPhotoLimit)
         let store = fixture.store
         let tripID = try store.addTrip(TripDraft(name: Self.scriptBreaker, subtitle: Self.attributeBreaker, collection: .summerVibes))
         let otherID = try store.addTrip(TripDraft(name: Self.attributeBreaker, subtitle: nil, collection: .summerVibes))
         let activityID = try store.addActivity(tripID: tripID, name: Self.scriptBreaker)
         _ = try store.addActivity(tripID: otherID, name: Self.attributeBreaker)
-        let client = Endpoint(port: fixture.port)
+        let client = fixture.client
         let pages = ["/trips/\(tripID)", "/trips/\(tripID)?edit=1", "/trips/\(otherID)?edit=1", "/",
                      "/collections/\(TripCollection.summerVibes.rawValue)", "/search?q=script", "/search?q=svg",
                      "/search?q=onerror", "/trips/\(tripID)/delete", "/activities/\(activityID)/delete"]
@@ -191,7 +191,7 @@ import TestSupport
     }
 
     @Test func hostileNamesTravelAsEscapedDataInEventStreams() throws {
-        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
+        let fixture = try LiveServer(maxPhotoBytes: AppHarness.securityPhotoLimit)
         let tripID = try fixture.store.addTrip(TripDraft(name: "Quiet", subtitle: nil, collection: .winterRetreats))
         let topics = LiveTopicName.trip(tripID, editing: false).joined(separator: "+")
         let stream = try SocketClient.openEvents("/events?topics=\(topics)", port: fixture.port)
@@ -212,7 +212,7 @@ import TestSupport
     }
 
     @Test func aNameWithALineBreakCannotForgeAStreamEvent() throws {
-        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
+        let fixture = try LiveServer(maxPhotoBytes: AppHarness.securityPhotoLimit)
         let before = try fixture.snapshot()
         let token = try fixture.csrfToken()
         let client = Endpoint(port: fixture.port)
