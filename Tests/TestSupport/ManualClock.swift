@@ -9,8 +9,9 @@ public final class ManualClock: Sendable {
     private let startInstant = ContinuousClock.now
     public let startDate: Date
 
-    /// 2026-05-28 20:26:40 UTC by default: any fixed moment, so pages and dates repeat exactly.
-    public init(startingAt startDate: Date = Date(timeIntervalSince1970: 1_780_000_000)) {
+    /// By default 2026-05-28 at noon UTC, so pages and dates repeat exactly, and the day shown
+    /// in the machine's time zone is the same from UTC−11 to UTC+11.
+    public init(startingAt startDate: Date = Date(timeIntervalSince1970: 1_779_969_600)) {
         self.startDate = startDate
     }
 
