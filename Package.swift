@@ -50,13 +50,15 @@ let package = Package(
         .executableTarget(name: "sse-bench", dependencies: ["CLinuxExtras"], path: "Benchmarks/sse",
                           exclude: ["README.md", "run", "CLinuxExtras"]),
 
-        // One test target per library target.
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CZlib"]),
+        // One test target per library target, and the clients and clock they share.
+        .target(name: "TestSupport", dependencies: ["HTTPServer"], path: "Tests/TestSupport"),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CZlib", "TestSupport"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "CSQLite"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
-        .testTarget(name: "WishlistCoreTests", dependencies: ["WishlistCore", "Persistence", "Imaging"]),
-        .testTarget(name: "WishlistWebTests", dependencies: ["WishlistWeb", "WishlistCore", "HTTPServer", "Persistence", "Imaging"]),
+        .testTarget(name: "WishlistCoreTests", dependencies: ["WishlistCore", "Persistence", "Imaging", "TestSupport"]),
+        .testTarget(name: "WishlistWebTests", dependencies: ["WishlistWeb", "WishlistCore", "HTTPServer", "Persistence", "Imaging",
+                                                   "TestSupport"], exclude: ["Snapshots"]),
     ],
     swiftLanguageModes: [.v6]
 )

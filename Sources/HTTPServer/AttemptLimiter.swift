@@ -6,17 +6,19 @@ final class AttemptLimiter: Sendable {
     private let limit: Int
     private let window: Duration
     private let maxClients: Int
+    private let clock: InstantSource
     private let failures = Mutex<[String: [ContinuousClock.Instant]]>([:])
 
-    init(limit: Int, window: Duration, maxClients: Int = 10_000) {
+    init(limit: Int, window: Duration, maxClients: Int = 10_000, clock: InstantSource = .continuous) {
         self.limit = max(1, limit)
         self.window = window
         self.maxClients = maxClients
+        self.clock = clock
     }
 
     /// How long `client` must wait before its next attempt; nil when it may try now.
     func waitTime(for client: String) -> Duration? {
-        let now = ContinuousClock.now
+        let now = clock.now()
         return failures.withLock { failures in
             let recent = (failures[client] ?? []).filter { now - $0 < window }
             failures[client] = recent.isEmpty ? nil : recent
@@ -26,7 +28,7 @@ final class AttemptLimiter: Sendable {
     }
 
     func recordFailure(for client: String) {
-        let now = ContinuousClock.now
+        let now = clock.now()
         failures.withLock { failures in
             if failures[client] == nil, failures.count >= maxClients {
                 failures = failures.filter { now - ($0.value.last ?? now) < window }

@@ -18,6 +18,8 @@ public struct PasswordProtection: Middleware {
         /// Wrong passwords allowed per client address within `wrongAttemptWindow`.
         public var wrongAttemptLimit = 5
         public var wrongAttemptWindow: Duration = .seconds(60)
+        /// What session expiries and the wrong-attempt window are measured on.
+        public var clock = InstantSource.continuous
 
         public init() {}
     }
@@ -49,8 +51,9 @@ public struct PasswordProtection: Middleware {
         self.password = password
         self.options = options
         self.loginPage = loginPage
-        sessions = SessionStore(lifetime: options.sessionLifetime, capacity: options.maxSessions)
-        wrongAttempts = AttemptLimiter(limit: options.wrongAttemptLimit, window: options.wrongAttemptWindow)
+        sessions = SessionStore(lifetime: options.sessionLifetime, capacity: options.maxSessions, clock: options.clock)
+        wrongAttempts = AttemptLimiter(limit: options.wrongAttemptLimit, window: options.wrongAttemptWindow,
+                                       clock: options.clock)
     }
 
     public func respond(to request: Request, next: Handler) throws -> Response {

@@ -39,6 +39,38 @@ public struct Request: Sendable {
         self.remoteAddress = remoteAddress
     }
 
+    /// A request for `target` as sent on the request line (path and query string), carrying
+    /// `body`: parsed by the server's own code, so tests can call a handler directly, with no
+    /// socket, and see what the server would have made of the same bytes.
+    public init(method: HTTPMethod, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
+                remoteAddress: String = "127.0.0.1") throws(HTTPError) {
+        self = try Self(method: method, target: target, headers: headers, remoteAddress: remoteAddress)
+        try receiveBody(body)
+    }
+
+    /// The request line's target split into the decoded path and the query string.
+    init(method: HTTPMethod, target: String, headers: HTTPHeaders, remoteAddress: String) throws(HTTPError) {
+        let mark = target.utf8.firstIndex(of: UInt8(ascii: "?"))
+        let rawPath = target[..<(mark ?? target.endIndex)]
+        let rawQuery = mark.map { target[target.index(after: $0)...] } ?? ""
+        guard rawPath.utf8.first == UInt8(ascii: "/"), let path = PercentEncoding.decode(rawPath, plusAsSpace: false) else {
+            throw HTTPError(.badRequest, "The address is not valid.")
+        }
+        self.init(method: method, path: path, rawQuery: String(rawQuery), headers: headers, remoteAddress: remoteAddress)
+    }
+
+    /// A url-encoded form body becomes `form` (by its `Content-Type`); any other, `body`.
+    mutating func receiveBody(_ bytes: [UInt8]) throws(HTTPError) {
+        guard headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
+            body = bytes
+            return
+        }
+        guard let text = String(validating: bytes, as: UTF8.self), let form = PercentEncoding.parseForm(text) else {
+            throw HTTPError(.badRequest, "The form data is not valid UTF-8 text.")
+        }
+        self.form = form
+    }
+
     /// The `Host` header without its port, lowercased.
     public var hostName: String? {
         guard let host = headers["Host"] else { return nil }

@@ -81,22 +81,16 @@ final class RequestContext {
         guard let method = HTTPMethod(rawValue: method) else {
             return .failure(HTTPError(.notImplemented, "The method \(self.method) is not supported."))
         }
-        let (rawPath, rawQuery) = splitURI()
-        guard rawPath.utf8.first == UInt8(ascii: "/"), let path = PercentEncoding.decode(rawPath, plusAsSpace: false) else {
-            return .failure(HTTPError(.badRequest, "The address is not valid."))
+        var request: Request
+        do {
+            request = try Request(method: method, target: rawURI, headers: headers, remoteAddress: remoteAddress)
+            if case .bytes = receiver { try request.receiveBody(bodyBytes) }
+        } catch {
+            return .failure(error)
         }
-        var request = Request(method: method, path: path, rawQuery: String(rawQuery), headers: headers,
-                              remoteAddress: remoteAddress)
         switch receiver {
-        case .none:
+        case .none, .bytes:
             break
-        case .bytes where contentType.hasPrefix("application/x-www-form-urlencoded"):
-            guard let text = String(validating: bodyBytes, as: UTF8.self), let form = PercentEncoding.parseForm(text) else {
-                return .failure(HTTPError(.badRequest, "The form data is not valid UTF-8 text."))
-            }
-            request.form = form
-        case .bytes:
-            request.body = bodyBytes
         case .multipart(let multipart):
             switch multipart.finish() {
             case .success(let (fields, files)):
@@ -123,11 +117,6 @@ final class RequestContext {
 
     private var contentType: String {
         headers["Content-Type"]?.lowercased() ?? ""
-    }
-
-    private func splitURI() -> (path: Substring, query: Substring) {
-        guard let mark = rawURI.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (rawURI[...], "") }
-        return (rawURI[..<mark], rawURI[rawURI.index(after: mark)...])
     }
 
     fileprivate func addHeader(name: String, value: String) {

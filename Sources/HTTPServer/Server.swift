@@ -167,7 +167,9 @@ public final class Server: Sendable {
 
     // MARK: Called from libmicrohttpd's callbacks
 
-    func respond(to request: Request) -> Response {
+    /// The whole answer to `request`, error pages and all: what a connection gets, and what
+    /// tests call directly, without a socket.
+    public func respond(to request: Request) -> Response {
         answeredCount.add(1, ordering: .relaxed)
         do {
             return try handler(request)

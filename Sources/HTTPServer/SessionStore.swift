@@ -5,17 +5,19 @@ import Synchronization
 final class SessionStore: Sendable {
     private let lifetime: Duration
     private let capacity: Int
+    private let clock: InstantSource
     private let expiries = Mutex<[String: ContinuousClock.Instant]>([:])
 
-    init(lifetime: Duration, capacity: Int) {
+    init(lifetime: Duration, capacity: Int, clock: InstantSource = .continuous) {
         self.lifetime = lifetime
         self.capacity = max(1, capacity)
+        self.clock = clock
     }
 
     /// Starts a session and returns its id.
     func create() -> String {
         let id = SecretToken.make()
-        let now = ContinuousClock.now
+        let now = clock.now()
         expiries.withLock { expiries in
             if expiries.count >= capacity {
                 expiries = expiries.filter { $0.value > now }
@@ -34,7 +36,7 @@ final class SessionStore: Sendable {
         guard SecretToken.isWellFormed(id) else { return false }
         return expiries.withLock { expiries in
             guard let expiry = expiries[id] else { return false }
-            guard expiry > ContinuousClock.now else {
+            guard expiry > clock.now() else {
                 expiries[id] = nil
                 return false
             }

@@ -30,10 +30,7 @@ struct ServeCommand {
         // Off by default: one `write` per request was a tenth of a cached page's cost, and a
         // one-person app's terminal needs no traffic log.
         configuration.accessLog = invocation.accessLog
-        // Room for the photo plus the form's other fields.
-        configuration.maxBodySize = webConfiguration.maxPhotoBytes + 1024 * 1024
-        configuration.errorPage = app.errorPage(status:message:request:)
-        let server = Server(configuration: configuration, responder: try app.makeResponder())
+        let server = try app.makeServer(configuration)
         try server.start()
         let shownHost = invocation.host.contains(":") ? "[\(invocation.host)]" : invocation.host
         // Written unbuffered so a log file or pipe sees it at once.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import HTTPServer
 
@@ -20,11 +21,11 @@ import Testing
         router.get("/slow") { _ in throw SlowDown() }
         router.get("/gone") { _ in throw Gone() }
         try withServer(handler: router.respond) { server throws in
-            let slow = try RawClient(port: server.port).request("GET", "/slow")
+            let slow = try SocketClient(port: server.port).request("GET", "/slow")
             #expect(slow.status == 429)
             #expect(slow.text.contains("Wait &lt;a&gt; minute."))
             #expect(slow.header("Retry-After") == "60")
-            let gone = try RawClient(port: server.port).request("GET", "/gone")
+            let gone = try SocketClient(port: server.port).request("GET", "/gone")
             #expect(gone.status == 404 && gone.text.contains("Nothing here any more."))
         }
     }
@@ -35,7 +36,7 @@ import Testing
         }
         let handler = chain([SecurityHeaders(), CSRFProtection(), pages], to: Router().respond)
         try withServer(handler: handler) { server throws in
-            let reply = try RawClient(port: server.port).request("GET", "/nowhere")
+            let reply = try SocketClient(port: server.port).request("GET", "/nowhere")
             #expect(reply.status == 404)
             let cookie = try #require(reply.header("Set-Cookie"))
             let token = try #require(cookie.split(separator: ";").first?.split(separator: "=").last.map(String.init))
@@ -53,7 +54,7 @@ import Testing
         var router = Router()
         router.post("/items") { _ in .text("created") }
         try withServer(configuration, handler: chain([SecurityHeaders(), CSRFProtection()], to: router.respond)) { server throws in
-            let refused = try RawClient(port: server.port).request("POST", "/items")
+            let refused = try SocketClient(port: server.port).request("POST", "/items")
             #expect(refused.status == 403)
             for name in ["Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options"] {
                 #expect(refused.headers.filter { $0.0.lowercased() == name.lowercased() }.count == 1, "\(name)")

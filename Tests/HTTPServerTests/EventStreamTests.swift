@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import HTTPServer
 
 @Suite struct EventStreamTests {
@@ -35,12 +36,12 @@ import Testing
         }
     }
 
-    static func openStream(port: Int) throws -> RawClient {
-        let client = try RawClient(port: port)
+    static func openStream(port: Int) throws -> SocketClient {
+        let client = try SocketClient(port: port)
         try client.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
         let reply = try client.readReply(expectBody: false)
         guard reply.status == 200, reply.header("Content-Type") == "text/event-stream" else {
-            throw RawClient.Failure(description: "not an event stream: \(reply.status)")
+            throw TestFailure("not an event stream: \(reply.status)")
         }
         return client
     }
@@ -85,7 +86,7 @@ import Testing
         let hub = Hub()
         let configuration = Server.Configuration(threadCount: 2, heartbeatInterval: 0.05)
         try withServer(configuration, handler: hub.handler) { server throws in
-            var client: RawClient? = try Self.openStream(port: server.port)
+            var client: SocketClient? = try Self.openStream(port: server.port)
             let stream = try #require(hub.waitUntil { hub.count == 1 } ? hub.streams.withLock { $0.first } : nil)
             #expect(try client?.readEvents(until: ": heartbeat\n\n") != nil)
             #expect(!stream.isClosed)

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import HTTPServer
 
 /// Broken HTTP from raw sockets: each gets a clear 4xx (or, where libmicrohttpd gives up on the
@@ -20,7 +21,7 @@ import Testing
     /// Sends `bytes` on a fresh connection and returns the status of the reply (nil when the
     /// server closed the connection without one).
     static func status(of bytes: [UInt8], port: Int) throws -> Int? {
-        let client = try RawClient(port: port)
+        let client = try SocketClient(port: port)
         try? client.send(bytes)
         return try? client.readReply().status
     }
@@ -32,7 +33,7 @@ import Testing
         try withServer(configuration, handler: handler(calls)) { server throws in
             try body(server.port)
             #expect(calls.count.load(ordering: .relaxed) == 0)
-            #expect(try RawClient(port: server.port).request("GET", "/").text == "handled")
+            #expect(try SocketClient(port: server.port).request("GET", "/").text == "handled")
         }
     }
 
@@ -149,15 +150,15 @@ import Testing
         configuration.connectionTimeout = 1
         try withServer(configuration, handler: Self.handler(Calls())) { server throws in
             let start = ContinuousClock.now
-            let stalled = try RawClient(port: server.port, timeout: 4)
+            let stalled = try SocketClient(port: server.port, timeoutSeconds: 4)
             try stalled.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Partial: ")
-            let dribbling = try RawClient(port: server.port)
+            let dribbling = try SocketClient(port: server.port)
             try dribbling.send("GET / HTTP/1.1\r\n")
             for _ in 0..<5 {
                 try dribbling.send("X: y\r\n")
                 // Even with a single server thread, a complete request is answered at once.
                 let probeStart = ContinuousClock.now
-                #expect(try RawClient(port: server.port).request("GET", "/").text == "handled")
+                #expect(try SocketClient(port: server.port).request("GET", "/").text == "handled")
                 #expect(ContinuousClock.now - probeStart < .milliseconds(500))
                 Thread.sleep(forTimeInterval: 0.1)
             }

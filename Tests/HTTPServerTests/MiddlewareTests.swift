@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import HTTPServer
 
 @Suite struct MiddlewareTests {
@@ -22,18 +23,18 @@ import Testing
 
     @Test func foreignHostIs421AndLocalNamesPass() throws {
         try withServer(handler: Self.app(Counter())) { server throws in
-            let client = try RawClient(port: server.port)
+            let client = try SocketClient(port: server.port)
             #expect(try client.request("GET", "/form", headers: ["Host": "evil.com"]).status == 421)
-            #expect(try RawClient(port: server.port).request("GET", "/form", headers: ["Host": "evil.com:\(server.port)"]).status == 421)
+            #expect(try SocketClient(port: server.port).request("GET", "/form", headers: ["Host": "evil.com:\(server.port)"]).status == 421)
             for host in ["localhost:\(server.port)", "127.0.0.1", "[::1]:\(server.port)", "WISHFUL.local"] {
-                #expect(try RawClient(port: server.port).request("GET", "/form", headers: ["Host": host]).status == 200)
+                #expect(try SocketClient(port: server.port).request("GET", "/form", headers: ["Host": host]).status == 200)
             }
         }
     }
 
     @Test func securityHeadersOnPagesAndErrorPages() throws {
         try withServer(handler: Self.app(Counter())) { server throws in
-            let client = try RawClient(port: server.port)
+            let client = try SocketClient(port: server.port)
             for reply in [try client.request("GET", "/form"), try client.request("GET", "/missing")] {
                 #expect(reply.header("Content-Security-Policy") == SecurityHeaders.defaultContentSecurityPolicy)
                 #expect(reply.header("X-Content-Type-Options") == "nosniff")
@@ -46,7 +47,7 @@ import Testing
     @Test func csrfTokenRequiredForStateChanges() throws {
         let counter = Counter()
         try withServer(handler: Self.app(counter)) { server throws in
-            let client = try RawClient(port: server.port)
+            let client = try SocketClient(port: server.port)
             let page = try client.request("GET", "/form")
             let cookie = try #require(page.header("Set-Cookie"))
             #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
@@ -70,7 +71,7 @@ import Testing
     @Test func crossSiteRequestsRefusedEvenWithToken() throws {
         let counter = Counter()
         try withServer(handler: Self.app(counter)) { server throws in
-            let client = try RawClient(port: server.port)
+            let client = try SocketClient(port: server.port)
             let token = try client.request("GET", "/form").text
             let headers = ["Cookie": "csrf_token=\(token)", "X-CSRF-Token": token]
             for extra in [["Sec-Fetch-Site": "cross-site"], ["Sec-Fetch-Site": "same-site"],

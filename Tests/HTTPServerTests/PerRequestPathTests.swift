@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Synchronization
 import Testing
+import TestSupport
 @testable import HTTPServer
 
 /// The pieces of the per-request path that were rewritten for speed keep their results.
@@ -86,7 +87,7 @@ import Testing
         }) { server throws in
             let replies = Mutex<[[UInt8]]>([])
             DispatchQueue.concurrentPerform(iterations: 4) { _ in
-                guard let client = try? RawClient(port: server.port) else { return }
+                guard let client = try? SocketClient(port: server.port) else { return }
                 for path in ["/", "/changed", "/"] {
                     if let reply = try? client.request("GET", path) { replies.withLock { $0.append(reply.body) } }
                 }
@@ -94,16 +95,16 @@ import Testing
             let bodies = replies.withLock { $0 }
             #expect(bodies.count == 12)
             #expect(bodies.allSatisfy { $0 == page })
-            let head = try RawClient(port: server.port).request("HEAD", "/", expectBody: false)
+            let head = try SocketClient(port: server.port).request("HEAD", "/", expectBody: false)
             #expect(head.header("Content-Length") == "300000")
-            let empty = try RawClient(port: server.port).request("GET", "/empty")
+            let empty = try SocketClient(port: server.port).request("GET", "/empty")
             #expect(empty.status == 200 && empty.header("Content-Length") == "0" && empty.body.isEmpty)
         }
     }
 
     @Test func remoteAddressIsTheClients() throws {
         try withServer(handler: { request in .text(request.remoteAddress) }) { server throws in
-            #expect(try RawClient(port: server.port).request("GET", "/").text == "127.0.0.1")
+            #expect(try SocketClient(port: server.port).request("GET", "/").text == "127.0.0.1")
         }
     }
 }

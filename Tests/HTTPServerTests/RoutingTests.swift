@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import HTTPServer
 
 @Suite struct RoutingTests {
@@ -17,7 +18,7 @@ import Testing
 
     @Test func routesWithParametersAndQuery() throws {
         try withServer(handler: Self.router().respond) { server throws in
-            let client = try RawClient(port: server.port)
+            let client = try SocketClient(port: server.port)
             let reply = try client.request("GET", "/items/42?q=caf%C3%A9+au+lait")
             #expect(reply.status == 200)
             #expect(reply.text == "item 42 q=café au lait")
@@ -29,7 +30,7 @@ import Testing
 
     @Test func unknownPathIs404AndWrongMethodIs405WithAllow() throws {
         try withServer(handler: Self.router().respond) { server throws in
-            let client = try RawClient(port: server.port)
+            let client = try SocketClient(port: server.port)
             #expect(try client.request("GET", "/nowhere").status == 404)
             let reply = try client.request("PUT", "/items/1", body: Array("x".utf8))
             #expect(reply.status == 405)
@@ -39,7 +40,7 @@ import Testing
 
     @Test func urlEncodedFormAndMethodOverride() throws {
         try withServer(handler: Self.router().respond) { server throws in
-            let client = try RawClient(port: server.port)
+            let client = try SocketClient(port: server.port)
             let form = Array("name=Blue+Lake&tag=a&tag=b%26c".utf8)
             let reply = try client.request("POST", "/items", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: form)
             #expect(reply.status == 201)
@@ -52,20 +53,20 @@ import Testing
 
     @Test func thrownErrorsBecomeErrorPagesAndServingContinues() throws {
         try withServer(handler: Self.router().respond) { server throws in
-            let client = try RawClient(port: server.port)
+            let client = try SocketClient(port: server.port)
             let failure = try client.request("GET", "/fail")
             #expect(failure.status == 500)
             #expect(failure.header("Content-Type")?.hasPrefix("text/html") == true)
             let teapot = try client.request("GET", "/teapot")
             #expect(teapot.status == 422)
             #expect(teapot.text.contains("No &lt;tea&gt;."))
-            #expect(try RawClient(port: server.port).request("GET", "/items/1").status == 200)
+            #expect(try SocketClient(port: server.port).request("GET", "/items/1").status == 200)
         }
     }
 
     @Test func headAnswersLikeGetWithoutBody() throws {
         try withServer(handler: Self.router().respond) { server throws in
-            let client = try RawClient(port: server.port)
+            let client = try SocketClient(port: server.port)
             let head = try client.request("HEAD", "/items/5", expectBody: false)
             #expect(head.status == 200)
             #expect(head.header("Content-Length") == "\("item 5 q=".utf8.count)")
@@ -141,9 +142,9 @@ import Testing
 
     @Test func badPathsAre400() throws {
         try withServer(handler: Self.router().respond) { server throws in
-            #expect(try RawClient(port: server.port).request("GET", "/items/a%00b").status == 400)
-            #expect(try RawClient(port: server.port).request("GET", "/items/%FF").status == 400)
-            #expect(try RawClient(port: server.port).request("GET", "/items/%zz").status == 400)
+            #expect(try SocketClient(port: server.port).request("GET", "/items/a%00b").status == 400)
+            #expect(try SocketClient(port: server.port).request("GET", "/items/%FF").status == 400)
+            #expect(try SocketClient(port: server.port).request("GET", "/items/%zz").status == 400)
         }
     }
 
@@ -164,9 +165,9 @@ import Testing
             .text("custom \(status.code) \(message) for \(request?.path ?? "unread request")", status: status)
         })
         try withServer(configuration, handler: RoutingTests.router().respond) { server throws in
-            #expect(try RawClient(port: server.port).request("GET", "/nowhere").text
+            #expect(try SocketClient(port: server.port).request("GET", "/nowhere").text
                 == "custom 404 There is no page at this address. for /nowhere")
-            #expect(try RawClient(port: server.port).request("GET", "/bad%zz").text.hasPrefix("custom 400"))
+            #expect(try SocketClient(port: server.port).request("GET", "/bad%zz").text.hasPrefix("custom 400"))
         }
     }
 
@@ -187,9 +188,9 @@ import Testing
             usleep(10_000)
             sigaction(SIGTERM, nil, &action)
         } while unsafeBitCast(action.__sigaction_handler, to: Int.self) <= 1 && Date() < deadline
-        #expect(try RawClient(port: port).request("GET", "/").text == "up")
+        #expect(try SocketClient(port: port).request("GET", "/").text == "up")
         kill(getpid(), SIGTERM)
         #expect(finished.wait(timeout: .now() + 5) == .success)
-        #expect(throws: (any Error).self) { try RawClient(port: port).request("GET", "/") }
+        #expect(throws: (any Error).self) { try SocketClient(port: port).request("GET", "/") }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import HTTPServer
 
 @Suite struct StaticFilesTests {
@@ -19,7 +20,7 @@ import Testing
         let site = try Self.makeSite()
         defer { try? FileManager.default.removeItem(atPath: site.directory) }
         try withServer(handler: site.handler) { server throws in
-            let client = try RawClient(port: server.port)
+            let client = try SocketClient(port: server.port)
             let reply = try client.request("GET", "/static/css/app.css")
             #expect(reply.status == 200)
             #expect(reply.text == "body { color: red }")
@@ -41,7 +42,7 @@ import Testing
             for target in ["/static/../secret.txt", "/static/%2e%2e/secret.txt", "/static/..%2fsecret.txt",
                            "/static/css/..%5c..%5csecret.txt", "/static/css/%2e%2e/%2e%2e/secret.txt",
                            "/static/link.txt", "/static/.env", "/static/", "/static/css"] {
-                let reply = try RawClient(port: server.port).request("GET", target)
+                let reply = try SocketClient(port: server.port).request("GET", target)
                 #expect(reply.status == 404, "\(target)")
                 #expect(!reply.text.contains("secret") && !reply.text.contains("hidden"), "\(target)")
             }

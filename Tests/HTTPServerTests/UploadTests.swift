@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import HTTPServer
 
 @Suite struct UploadTests {
@@ -43,7 +44,7 @@ import Testing
         let body = Self.multipart(boundary: boundary, fields: [("title", "Lake ✓"), ("title", "second")],
                                   file: ("photo", "lake.jpg", bytes))
         try withServer(handler: Self.handler(seen)) { server throws in
-            let client = try RawClient(port: server.port)
+            let client = try SocketClient(port: server.port)
             let reply = try client.request("POST", "/upload", headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"], body: body)
             #expect(reply.text == "received 1")
             let file = try #require(seen.files.withLock { $0.first })
@@ -62,19 +63,19 @@ import Testing
         let seen = Seen()
         let configuration = Server.Configuration(threadCount: 2, maxBodySize: 1024)
         try withServer(configuration, handler: Self.handler(seen)) { server throws in
-            let client = try RawClient(port: server.port)
+            let client = try SocketClient(port: server.port)
             // Only the header is sent: the answer must not wait for the promised body.
             try client.send("POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nContent-Length: 5000000\r\n\r\n")
             let reply = try client.readReply()
             #expect(reply.status == 413)
-            let within = try RawClient(port: server.port).request("POST", "/upload", body: [UInt8](repeating: 1, count: 1024))
+            let within = try SocketClient(port: server.port).request("POST", "/upload", body: [UInt8](repeating: 1, count: 1024))
             #expect(within.status == 200)
         }
     }
 
     @Test func chunkedUploadIs411() throws {
         try withServer(handler: Self.handler(Seen())) { server throws in
-            let client = try RawClient(port: server.port)
+            let client = try SocketClient(port: server.port)
             try client.send("POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
             #expect(try client.readReply().status == 411)
         }
@@ -85,7 +86,7 @@ import Testing
     @Test(arguments: ["gzip", "identity"])
     func otherTransferEncodingsAreRefusedAtOnce(encoding: String) throws {
         try withServer(handler: Self.handler(Seen())) { server throws in
-            let client = try RawClient(port: server.port)
+            let client = try SocketClient(port: server.port)
             try client.send("POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: \(encoding)\r\nContent-Length: 5\r\n\r\nhello")
             let started = ContinuousClock.now
             #expect(try client.readReply().status == 501)
@@ -97,7 +98,7 @@ import Testing
         let router: Handler = { request in .text("\(request.body.count) \(request.form.isEmpty)") }
         try withServer(handler: router) { server throws in
             let json = Array(#"{"name":"x"}"#.utf8)
-            let reply = try RawClient(port: server.port).request("POST", "/api", headers: ["Content-Type": "application/json"], body: json)
+            let reply = try SocketClient(port: server.port).request("POST", "/api", headers: ["Content-Type": "application/json"], body: json)
             #expect(reply.text == "\(json.count) true")
         }
     }

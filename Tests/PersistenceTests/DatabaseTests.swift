@@ -31,19 +31,23 @@ import Testing
         let database = try Database(path: directory.path("concurrent.sqlite"), migrations: TestSchema.all)
         try database.write(author: "test") { db in try db.execute("INSERT INTO list(name) VALUES (?)", ["old"]) }
         let writeStarted = DispatchSemaphore(value: 0)
+        let readDone = DispatchSemaphore(value: 0)
         let writeFinished = Atomic<Bool>(false)
         let writer = Task.detached {
             try database.write(author: "test") { db throws in
                 try db.execute("UPDATE list SET name = ?", ["new"])
                 writeStarted.signal()
-                Thread.sleep(forTimeInterval: 0.5)
+                // The write lasts until the read is done: a read that waited for it would
+                // instead find it finished, after the timeout.
+                _ = readDone.wait(timeout: .now() + 5)
                 writeFinished.store(true, ordering: .sequentiallyConsistent)
             }
         }
         writeStarted.wait()
         let seen = try database.read { db in try db.fetchScalar(String.self, "SELECT name FROM list") }
-        #expect(seen == "old")
         let finishedBeforeRead = writeFinished.load(ordering: .sequentiallyConsistent)
+        readDone.signal()
+        #expect(seen == "old")
         #expect(!finishedBeforeRead, "the read must not wait for the write")
         try await writer.value
         #expect(try database.read { db in try db.fetchScalar(String.self, "SELECT name FROM list") } == "new")

@@ -1,28 +1,31 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import WishlistCore
 
 @Suite struct RuleTests {
     @Test func renamingAndCheckingSetDateEdited() throws {
-        let test = try TestStore()
+        let clock = ManualClock()
+        let test = try TestStore(clock: clock)
         let tripID = try test.store.addTrip(TripDraft(name: "Oslo", collection: .winterRetreats))
         let activityID = try test.store.addActivity(tripID: tripID, name: "Sauna by the fjord")
         let created = try #require(try test.store.activity(id: activityID))
         #expect(created.dateEdited == created.dateCreated)
 
-        Thread.sleep(forTimeInterval: 0.005)
+        clock.advance(by: .milliseconds(5))
         try test.store.renameActivity(id: activityID, name: "  Floating sauna by the fjord ")
         let renamed = try #require(try test.store.activity(id: activityID))
         #expect(renamed.name == "Floating sauna by the fjord")
-        #expect(renamed.dateEdited > created.dateEdited)
+        #expect(renamed.dateEdited == test.store.clock.now() && renamed.dateEdited > created.dateEdited)
         #expect(renamed.dateCreated == created.dateCreated)
 
-        Thread.sleep(forTimeInterval: 0.005)
+        clock.advance(by: .milliseconds(5))
         try test.store.setActivityComplete(id: activityID, true)
         let checked = try #require(try test.store.activity(id: activityID))
         #expect(checked.isComplete)
-        #expect(checked.dateEdited > renamed.dateEdited)
+        #expect(checked.dateEdited == test.store.clock.now() && checked.dateEdited > renamed.dateEdited)
 
+        clock.advance(by: .milliseconds(5))
         try test.store.setActivityComplete(id: activityID, true)
         #expect(try test.store.activity(id: activityID)?.dateEdited == checked.dateEdited)
     }

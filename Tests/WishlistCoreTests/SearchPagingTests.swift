@@ -14,7 +14,7 @@ import Testing
         try test.store.database.write(author: "test") { connection in
             for index in names.indices {
                 _ = try Rows.insertActivity(tripID: tripID, name: names[(index * 37) % names.count], isComplete: false,
-                                            dateCreated: .nowToTheMillisecond, dateEdited: .nowToTheMillisecond, on: connection)
+                                            dateCreated: test.store.clock.now(), dateEdited: test.store.clock.now(), on: connection)
             }
         }
         return test

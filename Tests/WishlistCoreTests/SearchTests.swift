@@ -72,7 +72,7 @@ import Testing
         try test.store.database.write(author: "test") { connection in
             for index in 0..<count {
                 _ = try Rows.insertActivity(tripID: tripID, name: "Walk number \((index * 7919) % count)", isComplete: false,
-                                            dateCreated: .nowToTheMillisecond, dateEdited: .nowToTheMillisecond, on: connection)
+                                            dateCreated: test.store.clock.now(), dateEdited: test.store.clock.now(), on: connection)
             }
         }
         // Fewer matches than the pool: exactly the first ones by name.

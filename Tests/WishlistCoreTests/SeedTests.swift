@@ -1,6 +1,7 @@
 import Foundation
 import Persistence
 import Testing
+import TestSupport
 @testable import WishlistCore
 
 @Suite struct SeedTests {
@@ -14,6 +15,17 @@ import Testing
         #expect(Set(achieved) == ["First Activity", "5 Activities", "First Trip", "Fall Explorer"])
         #expect(try test.store.achievedGoals().allSatisfy { $0.dateAchieved != nil })
         #expect(try test.store.upcomingGoals().allSatisfy { $0.dateAchieved == nil && !$0.isAchieved })
+    }
+
+    /// So pages over the seed can be compared byte for byte.
+    @Test func theSeedIsDatedByTheStoresClock() throws {
+        let clock = ManualClock()
+        let test = try TestStore(clock: clock)
+        let trips = try TripCollection.allCases.flatMap { try test.store.trips(in: $0, limit: 100) }
+        let newest = try #require(trips.map(\.creationDate).max())
+        #expect(newest == clock.date.addingTimeInterval(-60))
+        #expect(trips.allSatisfy { $0.creationDate < clock.date })
+        #expect(try test.store.achievedGoals().allSatisfy { $0.dateAchieved == clock.date })
     }
 
     @Test func theEighteenGoalsHaveTheirBadgesInOrder() throws {

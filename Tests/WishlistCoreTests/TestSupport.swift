@@ -1,6 +1,7 @@
 import Foundation
 import Persistence
 import Testing
+import TestSupport
 @testable import WishlistCore
 
 /// A fresh directory under the system temp dir, removed when the test ends.
@@ -23,15 +24,16 @@ final class TestStore {
     let directory: TemporaryDirectory
     private(set) var store: WishlistStore
 
-    init() throws {
+    /// Dates from `clock` when given, else from the system's.
+    init(clock: ManualClock? = nil) throws {
         directory = try TemporaryDirectory()
-        store = try WishlistStore(path: directory.databasePath)
+        store = try WishlistStore(path: directory.databasePath, clock: clock.map { clock in DateSource { clock.date } } ?? .system)
     }
 
     /// Closes the file and opens it again, as a restart of the app would.
     func reopen() throws {
         store.close()
-        store = try WishlistStore(path: directory.databasePath)
+        store = try WishlistStore(path: directory.databasePath, clock: store.clock)
     }
 
     /// Deletes every sample trip, leaving an empty wishlist with no progress.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Testing
+import TestSupport
 @testable import WishlistCore
 @testable import WishlistWeb
 
@@ -8,10 +9,10 @@ import Testing
 /// JSON error) and nothing in the database changes.
 @Suite struct BadInputTests {
     @Test func badNamesGetAFormMessageAndChangeNothing() throws {
-        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
+        let fixture = try AppHarness(maxPhotoBytes: AppHarness.securityPhotoLimit)
         let before = try fixture.snapshot()
         let token = try fixture.csrfToken()
-        let client = WebClient(port: fixture.port)
+        let client = fixture.client
         let enormous = String(repeating: "Å", count: 10_000)
         let cases: [(name: String, tripMessage: String, activityMessage: String)] = [
             ("", "Enter a trip title.", "Enter an activity name."),
@@ -36,10 +37,10 @@ import Testing
     }
 
     @Test func unknownAndNonNumericIdsAreFriendly404s() throws {
-        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
+        let fixture = try AppHarness(maxPhotoBytes: AppHarness.securityPhotoLimit)
         let before = try fixture.snapshot()
         let token = try fixture.csrfToken()
-        let client = WebClient(port: fixture.port)
+        let client = fixture.client
         for path in ["/trips/999999", "/trips/abc", "/trips/-1", "/trips/0", "/trips/1.5", "/trips/99999999999999999999",
                      "/trips/1e3", "/trips/%201", "/activities/abc/delete", "/activities/999999/delete",
                      "/collections/autumn", "/no/such/page"] {
@@ -59,8 +60,8 @@ import Testing
     }
 
     @Test func noAddressReachesAFileOutsidePublic() throws {
-        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
-        let client = WebClient(port: fixture.port)
+        let fixture = try LiveServer(maxPhotoBytes: AppHarness.securityPhotoLimit)
+        let client = Endpoint(port: fixture.port)
         for path in ["/static/../Package.swift", "/static/%2e%2e/Package.swift", "/static/css/..%2f..%2f..%2fPackage.swift",
                      "/static/%2F%2E%2E%2FPackage.swift", "/static/..%5c..%5cPackage.swift", "/static/.gitignore",
                      "/static//etc/passwd", "/static/css/app.css%00.txt"] {
@@ -71,10 +72,10 @@ import Testing
     }
 
     @Test func wrongMethodsAre405WithAllow() throws {
-        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
+        let fixture = try AppHarness(maxPhotoBytes: AppHarness.securityPhotoLimit)
         let before = try fixture.snapshot()
         let token = try fixture.csrfToken()
-        let client = WebClient(port: fixture.port)
+        let client = fixture.client
         let withToken = ["Cookie": "\(CSRFProtection.cookieName)=\(token)", CSRFProtection.headerName: token]
         let cases: [(method: String, path: String, allow: String)] = [
             ("PUT", "/", "GET, HEAD"), ("DELETE", "/goals", "GET, HEAD"), ("PATCH", "/api/trips", "GET, HEAD"),
@@ -90,8 +91,8 @@ import Testing
     }
 
     @Test func aHugeQueryStringIsRefusedQuicklyAndTheServerKeepsServing() throws {
-        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
-        let client = WebClient(port: fixture.port)
+        let fixture = try LiveServer(maxPhotoBytes: AppHarness.securityPhotoLimit)
+        let client = Endpoint(port: fixture.port)
         for length in [100_000, 1_000_000] {
             let start = ContinuousClock.now
             let reply = try client.get("/search?q=" + String(repeating: "a", count: length))
@@ -107,10 +108,10 @@ import Testing
     }
 
     @Test func undecodableFormsAndPathsAre400AndChangeNothing() throws {
-        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
+        let fixture = try LiveServer(maxPhotoBytes: AppHarness.securityPhotoLimit)
         let before = try fixture.snapshot()
         let token = try fixture.csrfToken()
-        let client = WebClient(port: fixture.port)
+        let client = Endpoint(port: fixture.port)
         let cookie = ["Cookie": "\(CSRFProtection.cookieName)=\(token)", "Content-Type": "application/x-www-form-urlencoded"]
         let bodies: [[UInt8]] = [
             Array("_csrf=\(token)&collection=summerVibes&name=%FF%FE".utf8),
@@ -129,17 +130,17 @@ import Testing
     }
 
     @Test func oversizedAndBrokenUploadsAreRefusedAndChangeNothing() throws {
-        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
+        let fixture = try LiveServer(maxPhotoBytes: AppHarness.securityPhotoLimit)
         let before = try fixture.snapshot()
         let token = try fixture.csrfToken()
-        let client = WebClient(port: fixture.port)
+        let client = Endpoint(port: fixture.port)
         let boundary = "broken-upload"
         let head = ["Cookie": "\(CSRFProtection.cookieName)=\(token)", "Content-Type": "multipart/form-data; boundary=\(boundary)"]
 
         var oversized = head
         oversized["Content-Length"] = "\(3 * 1024 * 1024)"
         let tooLarge = try client.exchange(Array(("POST /trips HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-            + oversized.map { "\($0.key): \($0.value)\r\n" }.joined() + "\r\n").utf8), readBody: true)
+            + oversized.map { "\($0.key): \($0.value)\r\n" }.joined() + "\r\n").utf8), expectBody: true)
         #expect(tooLarge.status == 413 && tooLarge.text.contains("That photo is too large. Photos can be up to 1 MB."))
 
         let fields = "--\(boundary)\r\nContent-Disposition: form-data; name=\"_csrf\"\r\n\r\n\(token)\r\n"

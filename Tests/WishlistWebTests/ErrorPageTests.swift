@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import Imaging
 import Persistence
+import TestSupport
 import Testing
 import WishlistCore
 @testable import WishlistWeb
@@ -15,8 +16,8 @@ import WishlistCore
     /// commit, and throws `notFound` (rolling the trigger's delete back with it). The race, made
     /// deterministic.
     @Test func aCheckOffOfAnActivityDeletedMeanwhileIs404Not500() throws {
-        let fixture = try LiveServer()
-        let activity = try fixture.activity(named: LiveServer.tenthActivity)
+        let fixture = try AppHarness()
+        let activity = try fixture.activity(named: AppHarness.tenthActivity)
         try fixture.store.database.write(author: "test") { db in
             try db.execute("""
                 CREATE TRIGGER delete_before_check_off BEFORE UPDATE OF is_complete ON Activity
@@ -24,15 +25,15 @@ import WishlistCore
                 """)
         }
         let token = try fixture.csrfToken()
-        let reply = try WebClient(port: fixture.port).post("/activities/\(activity.id)/complete",
+        let reply = try fixture.client.post("/activities/\(activity.id)/complete",
                                                            form: [("complete", "true")], token: token)
         #expect(reply.status == 404)
         #expect(reply.text.contains("There is no activity number \(activity.id). It may have been deleted."))
     }
 
     @Test func withAPasswordA404PageCarriesTheSessionsTokenAndSignsOut() throws {
-        let fixture = try LiveServer(password: "open sesame")
-        let client = WebClient(port: fixture.port)
+        let fixture = try AppHarness(password: "open sesame")
+        let client = fixture.client
         let token = try #require(try client.get("/login").cookie(CSRFProtection.cookieName))
         let signIn = try client.post("/login", form: [("password", "open sesame")], token: token)
         let session = try #require(signIn.cookie(ServePasswordTests.sessionCookie))
@@ -50,8 +51,8 @@ import WishlistCore
     }
 
     @Test func apiErrorsStayJSONInsideTheChain() throws {
-        let fixture = try LiveServer(password: "open sesame")
-        let client = WebClient(port: fixture.port)
+        let fixture = try AppHarness(password: "open sesame")
+        let client = fixture.client
         let token = try #require(try client.get("/login").cookie(CSRFProtection.cookieName))
         let session = try #require(try client.post("/login", form: [("password", "open sesame")], token: token)
             .cookie(ServePasswordTests.sessionCookie))

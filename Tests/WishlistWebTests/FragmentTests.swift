@@ -1,5 +1,6 @@
 import Foundation
 @testable import Persistence
+import TestSupport
 import Testing
 import WishlistCore
 @testable import WishlistWeb
@@ -9,11 +10,11 @@ import WishlistCore
 @Suite(.serialized) struct FragmentTests {
     @Test(arguments: ["/", "/goals", "/trips/:sample", "/trips/:sample?edit=1", "/collections/summerVibes", "/search?q=a"])
     func aScreenIsReadInOneTransaction(path: String) throws {
-        let server = try LiveServer()
+        let server = try AppHarness()
         defer { server.stop() }
         let target = path.replacingOccurrences(of: ":sample", with: String(try server.trip(named: "Japan Mystique").id))
         let before = server.store.database.readTransactionCount.load(ordering: .relaxed)
-        let reply = try server.get(target)
+        let reply = try server.client.get(target)
         #expect(reply.status == 200)
         #expect(server.store.database.readTransactionCount.load(ordering: .relaxed) - before == 1)
     }
@@ -32,7 +33,7 @@ import WishlistCore
         #expect(!topics.isEmpty)
 
         // Since 0, every topic has changed (the seed): the stream sends each fragment as it is now.
-        let client = try TestClient.openEvents("/events?topics=\(topics.joined(separator: "%20"))&since=0", port: server.port)
+        let client = try SocketClient.openEvents("/events?topics=\(topics.joined(separator: "%20"))&since=0", port: server.port)
         defer { client.disconnect() }
         _ = try client.nextEvent(named: "ready")
         for _ in topics {
@@ -45,15 +46,15 @@ import WishlistCore
     }
 
     @Test func theAPIsTripIsTheTripPagesChecklist() throws {
-        let server = try LiveServer()
+        let server = try AppHarness()
         defer { server.stop() }
         let trip = try server.trip(named: "Japan Mystique")
         try server.store.setActivitySortOrder(.completed)
-        let json = try JSONSerialization.jsonObject(with: Data(try server.get("/api/trips/\(trip.id)").body)) as? [String: Any]
+        let json = try JSONSerialization.jsonObject(with: Data(try server.client.get("/api/trips/\(trip.id)").body)) as? [String: Any]
         let apiNames = (json?["activities"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
         let checklist = try #require(try server.store.fetch(ActivityListFragment(tripID: trip.id).query))
         #expect(apiNames == checklist.activities.map(\.name))
-        let page = try server.get("/trips/\(trip.id)").text
+        let page = try server.client.get("/trips/\(trip.id)").text
         let positions = checklist.activities.map { activity in page.range(of: "id=\"activity-\(activity.id)\"")?.lowerBound }
         #expect(positions.allSatisfy { $0 != nil })
         #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())

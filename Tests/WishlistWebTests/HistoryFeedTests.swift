@@ -1,13 +1,14 @@
 import Foundation
 import Testing
+import TestSupport
 import WishlistCore
 @testable import WishlistWeb
 
-/// `/api/history` and `/api/history/stream` through a real server over the seeded data.
+/// `/api/history` in process and `/api/history/stream` through a real server, over the seeded data.
 @Suite(.serialized) struct HistoryFeedTests {
-    static func page(_ query: String, _ server: LiveServer) throws -> [String: Any] {
-        let reply = try TestClient.get("/api/history?\(query)", port: server.port)
-        guard reply.status == 200 else { throw TestClient.Failure(description: "\(reply.status): \(reply.text)") }
+    static func page(_ query: String, _ server: AppHarness) throws -> [String: Any] {
+        let reply = try server.client.get("/api/history?\(query)")
+        guard reply.status == 200 else { throw TestFailure("\(reply.status): \(reply.text)") }
         return try reply.json()
     }
 
@@ -24,10 +25,10 @@ import WishlistCore
     }
 
     @Test func aCheckOffIsOneTransactionByTheAppWithItsChanges() throws {
-        let server = try LiveServer()
+        let server = try AppHarness()
         defer { server.stop() }
         let before = try server.store.database.latestHistoryToken()
-        let activity = try server.activity(named: LiveServer.tenthActivity)
+        let activity = try server.activity(named: AppHarness.tenthActivity)
         try server.store.setActivityComplete(id: activity.id, true)
 
         let page = try Self.page("after=\(before)", server)
@@ -46,11 +47,11 @@ import WishlistCore
     }
 
     @Test func filtersKeepMatchingTransactionsAndOnlyTheirMatchingChanges() throws {
-        let server = try LiveServer()
+        let server = try AppHarness()
         defer { server.stop() }
         let before = try server.store.database.latestHistoryToken()
         try server.store.setActivitySortOrder(.completed)
-        try server.store.setActivityComplete(id: try server.activity(named: LiveServer.tenthActivity).id, true)
+        try server.store.setActivityComplete(id: try server.activity(named: AppHarness.tenthActivity).id, true)
 
         let goals = try Self.page("after=\(before)&entities=Goal", server)
         #expect(Self.tokens(goals) == [before + 2])
@@ -67,7 +68,7 @@ import WishlistCore
     }
 
     @Test func pagesFollowedByLatestTokenCoverEverythingOnce() throws {
-        let server = try LiveServer()
+        let server = try AppHarness()
         defer { server.stop() }
         for name in ["Wake early", "Find coffee", "Walk the pier"] {
             try server.store.addActivity(tripID: try server.trip(named: "Japan Mystique").id, name: name)
@@ -86,7 +87,7 @@ import WishlistCore
     }
 
     @Test func everyRecordedEntityIsOneTheFilterAccepts() throws {
-        let server = try LiveServer()
+        let server = try AppHarness()
         defer { server.stop() }
         try server.store.setActivitySortOrder(.completed)
         try server.store.deleteTrip(id: try server.trip(named: "Japan Mystique").id)
@@ -98,10 +99,10 @@ import WishlistCore
         #expect(server.store.database.historyEntities == ["Trip", "Activity", "TripImage", "Goal", "Preference"])
     }
 
-    static func expectBadRequest(_ target: String, _ server: LiveServer, headers: [String: String] = [:]) throws {
-        let reply = try TestClient.get(target, port: server.port, headers: headers)
+    static func expectBadRequest(_ target: String, _ server: AppHarness, headers: [String: String] = [:]) throws {
+        let reply = try server.client.get(target, headers: headers)
         #expect(reply.status == 400, "\(target)")
-        #expect(reply.headers["content-type"] == "application/json")
+        #expect(reply.header("content-type") == "application/json")
         let error = try reply.json()["error"] as? [String: Any]
         #expect((error?["message"] as? String)?.isEmpty == false)
     }
@@ -111,21 +112,21 @@ import WishlistCore
     @Test(arguments: ["after=-1", "after=soon", "entities=Trips", "entities=Trip,,Goal", "authors=", "authors=app%20seed",
                       "authors=" + tooManyAuthors])
     func badFiltersAreA400WithAMessage(query: String) throws {
-        let server = try LiveServer()
+        let server = try AppHarness()
         defer { server.stop() }
         try Self.expectBadRequest("/api/history?\(query)", server)
         try Self.expectBadRequest("/api/history/stream?\(query)", server)
     }
 
     @Test func aPageSizeOutOfBoundsIsA400() throws {
-        let server = try LiveServer()
+        let server = try AppHarness()
         defer { server.stop() }
         try Self.expectBadRequest("/api/history?limit=0", server)
         try Self.expectBadRequest("/api/history?limit=\(HistoryRoutes.maxPageSize + 1)", server)
     }
 
     @Test func aStreamResumingFromAMalformedLastEventIDIsA400() throws {
-        let server = try LiveServer()
+        let server = try AppHarness()
         defer { server.stop() }
         try Self.expectBadRequest("/api/history/stream", server, headers: ["Last-Event-ID": "yesterday"])
     }
@@ -134,10 +135,10 @@ import WishlistCore
         let server = try LiveServer()
         defer { server.stop() }
         let before = try server.store.database.latestHistoryToken()
-        let tenth = try server.activity(named: LiveServer.tenthActivity)
+        let tenth = try server.activity(named: AppHarness.tenthActivity)
         try server.store.setActivityComplete(id: tenth.id, true)
 
-        let stream = try TestClient.openEvents("/api/history/stream?after=\(before)&entities=Activity", port: server.port)
+        let stream = try SocketClient.openEvents("/api/history/stream?after=\(before)&entities=Activity", port: server.port)
         let missed = try stream.nextEvent(named: "transaction")
         #expect(missed.id == String(before + 1))
         #expect((try missed.json()["changes"] as? [[String: Any]])?.map { $0["entity"] as? String } == ["Activity"])
@@ -152,14 +153,14 @@ import WishlistCore
     @Test func aReconnectingStreamResumesFromLastEventID() throws {
         let server = try LiveServer()
         defer { server.stop() }
-        let tenth = try server.activity(named: LiveServer.tenthActivity)
-        let first = try TestClient.openEvents("/api/history/stream?after=0", port: server.port)
+        let tenth = try server.activity(named: AppHarness.tenthActivity)
+        let first = try SocketClient.openEvents("/api/history/stream?after=0", port: server.port)
         let seen = try first.nextEvent(named: "transaction")
         #expect(seen.id == "1")
         first.disconnect()
         try server.store.setActivityComplete(id: tenth.id, true)
 
-        let again = try TestClient.openEvents("/api/history/stream?after=0&authors=app", port: server.port,
+        let again = try SocketClient.openEvents("/api/history/stream?after=0&authors=app", port: server.port,
                                               headers: ["Last-Event-ID": seen.id ?? ""])
         let resumed = try again.nextEvent(named: "transaction")
         #expect(resumed.id == String(try server.store.database.latestHistoryToken()))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import WishlistCore
 @testable import WishlistWeb
 
@@ -13,7 +14,7 @@ import WishlistCore
     /// Renames the sentinel trip (a commit of its own) and returns the fragment targets `client`
     /// received before the sentinel's header. Commits are observed in order, so every fragment
     /// of an earlier commit arrives before it: no waiting and guessing.
-    static func targetsBeforeSentinel(_ server: LiveServer, _ trip: Trip, on client: TestClient, renamingTo name: String) throws -> [String] {
+    static func targetsBeforeSentinel(_ server: LiveServer, _ trip: Trip, on client: SocketClient, renamingTo name: String) throws -> [String] {
         try server.store.updateTrip(id: trip.id, draft: TripDraft(name: name, collection: trip.collection))
         var targets: [String] = []
         while true {
@@ -28,9 +29,9 @@ import WishlistCore
     @Test func crossingAGoalSendsOneFragmentPerGoalTopicAndASortChangeSendsNone() throws {
         let server = try LiveServer()
         defer { server.stop() }
-        let tenth = try server.activity(named: LiveServer.tenthActivity)
+        let tenth = try server.activity(named: AppHarness.tenthActivity)
         let sentinel = try server.trip(named: Self.sentinelTrip)
-        let client = try TestClient.openEvents("/events?topics=\(Self.goalTopics)%20trip-header.\(sentinel.id)", port: server.port)
+        let client = try SocketClient.openEvents("/events?topics=\(Self.goalTopics)%20trip-header.\(sentinel.id)", port: server.port)
         let ready = try client.nextEvent()
         #expect(ready.name == "ready")
         #expect(client.streamReceived.contains("retry: \(LiveUpdates.retryMilliseconds)\n"))
@@ -45,9 +46,9 @@ import WishlistCore
     @Test func theAchievedFragmentShowsTheNewBadgeWithTheTokenOfItsCommit() throws {
         let server = try LiveServer()
         defer { server.stop() }
-        let client = try TestClient.openEvents("/events?topics=goals-achieved", port: server.port)
+        let client = try SocketClient.openEvents("/events?topics=goals-achieved", port: server.port)
         _ = try client.nextEvent(named: "ready")
-        try server.store.setActivityComplete(id: try server.activity(named: LiveServer.tenthActivity).id, true)
+        try server.store.setActivityComplete(id: try server.activity(named: AppHarness.tenthActivity).id, true)
 
         let event = try client.nextEvent(named: "fragment")
         let fragment = try event.json()
@@ -59,12 +60,12 @@ import WishlistCore
     @Test func resumingWithLastEventIDSendsWhatWasMissedAndNothingElse() throws {
         let server = try LiveServer()
         defer { server.stop() }
-        let tenth = try server.activity(named: LiveServer.tenthActivity)
+        let tenth = try server.activity(named: AppHarness.tenthActivity)
         let before = try server.store.database.latestHistoryToken()
         try server.store.setActivityComplete(id: tenth.id, true)
 
         // Missed: the goal was crossed after `before`.
-        let missed = try TestClient.openEvents("/events?topics=\(Self.goalTopics)", port: server.port,
+        let missed = try SocketClient.openEvents("/events?topics=\(Self.goalTopics)", port: server.port,
                                                headers: ["Last-Event-ID": String(before)])
         let resent = [try missed.nextEvent(named: "fragment"), try missed.nextEvent(named: "fragment")]
         #expect(Set(resent.compactMap { try? $0.json()["target"] as? String }) == ["goals-achieved", "goals-upcoming"])
@@ -72,7 +73,7 @@ import WishlistCore
 
         // Up to date: nothing before the next commit's fragment.
         let sentinel = try server.trip(named: Self.sentinelTrip)
-        let current = try TestClient.openEvents("/events?topics=\(Self.goalTopics)%20trip-header.\(sentinel.id)",
+        let current = try SocketClient.openEvents("/events?topics=\(Self.goalTopics)%20trip-header.\(sentinel.id)",
                                                 port: server.port, headers: ["Last-Event-ID": String(before + 1)])
         _ = try current.nextEvent(named: "ready")
         #expect(try Self.targetsBeforeSentinel(server, sentinel, on: current, renamingTo: "Japan Again") == [])
@@ -81,7 +82,7 @@ import WishlistCore
     @Test func aClosedClientIsNoticedAtTheNextHeartbeatAndUnsubscribed() throws {
         let server = try LiveServer(heartbeatInterval: 0.05)
         defer { server.stop() }
-        let client = try TestClient.openEvents("/events?topics=\(Self.goalTopics)", port: server.port)
+        let client = try SocketClient.openEvents("/events?topics=\(Self.goalTopics)", port: server.port)
         _ = try client.nextEvent(named: "ready")
         #expect(server.waitUntil { server.app.live.subscriberCount == 2 })
         client.disconnect()
@@ -94,10 +95,10 @@ import WishlistCore
         let server = try LiveServer()
         defer { server.stop() }
         let clients = try (0..<clientCount).map { _ in
-            try TestClient.openEvents("/events?topics=goals-achieved", port: server.port)
+            try SocketClient.openEvents("/events?topics=goals-achieved", port: server.port)
         }
         #expect(server.waitUntil { server.app.live.subscriberCount == clientCount })
-        try server.store.setActivityComplete(id: try server.activity(named: LiveServer.tenthActivity).id, true)
+        try server.store.setActivityComplete(id: try server.activity(named: AppHarness.tenthActivity).id, true)
         let received = try clients.filter { client in
             try client.nextEvent(named: "fragment").json()["target"] as? String == "goals-achieved"
         }
@@ -107,12 +108,12 @@ import WishlistCore
     @Test func userTextIsEscapedInsideTheFragmentAndCannotBreakTheStream() throws {
         let server = try LiveServer()
         defer { server.stop() }
-        let trip = try server.activity(named: LiveServer.tenthActivity).tripID
+        let trip = try server.activity(named: AppHarness.tenthActivity).tripID
         let hostile = #"</script><img src=x onerror=alert(1)>"}, "target": "x"#
         #expect(throws: ValidationError.self) { try server.store.addActivity(tripID: trip, name: "Surf\ndata: x") }
         #expect(throws: ValidationError.self) { try server.store.addActivity(tripID: trip, name: "Surf\revent: x") }
 
-        let client = try TestClient.openEvents("/events?topics=activity-list.\(trip)", port: server.port)
+        let client = try SocketClient.openEvents("/events?topics=activity-list.\(trip)", port: server.port)
         _ = try client.nextEvent(named: "ready")
         try server.store.addActivity(tripID: trip, name: hostile)
         let fragment = try client.nextEvent(named: "fragment").json()
@@ -128,12 +129,12 @@ import WishlistCore
     @Test func aCommitByAnotherStoreOnTheSameFileIsPushed() throws {
         let server = try LiveServer(watchExternalChanges: true)
         defer { server.stop() }
-        let client = try TestClient.openEvents("/events?topics=goals-achieved", port: server.port)
+        let client = try SocketClient.openEvents("/events?topics=goals-achieved", port: server.port)
         _ = try client.nextEvent(named: "ready")
         // As `wishlist import` or another tool would: a separate connection, no update hooks here.
         let otherProcess = try WishlistStore(path: server.databasePath)
         defer { otherProcess.close() }
-        try otherProcess.setActivityComplete(id: try server.activity(named: LiveServer.tenthActivity).id, true)
+        try otherProcess.setActivityComplete(id: try server.activity(named: AppHarness.tenthActivity).id, true)
 
         let fragment = try client.nextEvent(named: "fragment").json()
         #expect(fragment["target"] as? String == "goals-achieved")
@@ -143,9 +144,9 @@ import WishlistCore
     @Test func unknownOrTooManyTopicsAreRefused() throws {
         let server = try LiveServer()
         defer { server.stop() }
-        #expect(try TestClient.get("/events?topics=goals-everything", port: server.port).status == 400)
-        #expect(try TestClient.get("/events?topics=", port: server.port).status == 400)
+        #expect(try SocketClient.get("/events?topics=goals-everything", port: server.port).status == 400)
+        #expect(try SocketClient.get("/events?topics=", port: server.port).status == 400)
         let seventeen = Array(repeating: "carousel", count: LiveUpdates.maxTopicsPerStream + 1).joined(separator: "%20")
-        #expect(try TestClient.get("/events?topics=\(seventeen)", port: server.port).status == 400)
+        #expect(try SocketClient.get("/events?topics=\(seventeen)", port: server.port).status == 400)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Testing
+import TestSupport
 @testable import WishlistCore
 @testable import WishlistWeb
 
@@ -13,9 +14,9 @@ import Testing
     }
 
     @Test func everyViewerGetsTheirOwnTokenInTheSameCachedPage() throws {
-        let server = try LiveServer()
+        let server = try AppHarness()
         defer { server.stop() }
-        let client = WebClient(port: server.port)
+        let client = server.client
         let first = String(repeating: "a", count: 64), second = String(repeating: "b", count: 64)
         for target in ["/", "/trips/1", "/trips/1?edit=1", "/goals", "/search?q=kyoto"] {
             let pages = try [first, second, first].map { token in
@@ -34,9 +35,9 @@ import Testing
     }
 
     @Test func aChangeShowsOnTheNextPageAfterTheWriteAnswered() throws {
-        let server = try LiveServer()
+        let server = try AppHarness()
         defer { server.stop() }
-        let client = WebClient(port: server.port)
+        let client = server.client
         let token = String(repeating: "c", count: 64)
         let cookie = ["Cookie": "\(CSRFProtection.cookieName)=\(token)"]
         let before = try client.get("/trips/1", headers: cookie)
@@ -56,7 +57,7 @@ import Testing
     @Test func aChangeByAnotherProcessShowsOnceTheWatcherSeesIt() throws {
         let server = try LiveServer(watchExternalChanges: true)
         defer { server.stop() }
-        let client = WebClient(port: server.port)
+        let client = Endpoint(port: server.port)
         #expect(!(try client.get("/trips/1").text.contains("Added elsewhere")))
         // A second store on the same file stands in for `wishlist import` or another process.
         let otherProcess = try WishlistStore(path: server.databasePath)

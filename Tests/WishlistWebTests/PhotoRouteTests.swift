@@ -3,6 +3,7 @@ import Glibc
 import HTTPServer
 import Imaging
 import Testing
+import TestSupport
 @testable import WishlistCore
 @testable import WishlistWeb
 
@@ -129,11 +130,11 @@ private extension LiveServer {
 
     /// Posts the trip form as a browser does: the CSRF cookie and field from a GET first, multipart body.
     func postTripForm(_ action: String, name: String, subtitle: String = "", collection: String = "springEscapes",
-                      photo: (fileName: String, bytes: [UInt8])? = nil) throws -> WebClient.Reply {
+                      photo: (fileName: String, bytes: [UInt8])? = nil) throws -> Reply {
         let token = try #require(try get("/trips/new").cookie(CSRFProtection.cookieName))
-        let form = WebClient.multipart([("_csrf", token), ("name", name), ("subtitle", subtitle), ("collection", collection)],
+        let form = SocketClient.multipart([("_csrf", token), ("name", name), ("subtitle", subtitle), ("collection", collection)],
                                        photo: photo)
-        return try WebClient(port: port).send("POST", action, headers: [
+        return try Endpoint(port: port).send("POST", action, headers: [
             "Cookie": "\(CSRFProtection.cookieName)=\(token)", "Content-Type": form.contentType,
         ], body: form.body)
     }

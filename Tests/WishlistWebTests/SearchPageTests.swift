@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import WishlistCore
 @testable import WishlistWeb
 
@@ -36,8 +37,8 @@ import Testing
     }
 
     /// The seeded app plus 45 trips called "Blue Atoll N" and 25 activities "Swim the atoll N".
-    static func serverWithAtolls() throws -> LiveServer {
-        let server = try LiveServer()
+    static func serverWithAtolls() throws -> AppHarness {
+        let server = try AppHarness()
         for number in 1...45 {
             try server.store.addTrip(TripDraft(name: "Blue Atoll \(number)", collection: .summerVibes))
         }
@@ -47,8 +48,8 @@ import Testing
     }
 
     /// GET `target` the way a browser follows a link: the fragment stays behind.
-    static func screen(_ target: String, _ server: LiveServer) throws -> Screen {
-        let reply = try TestClient.get(String(target.prefix { $0 != "#" }), port: server.port)
+    static func screen(_ target: String, _ server: AppHarness) throws -> Screen {
+        let reply = try server.client.get(String(target.prefix { $0 != "#" }))
         return Screen(status: reply.status, html: reply.text)
     }
 
@@ -77,14 +78,14 @@ import Testing
     }
 
     @Test func shortSearchesAreCountedAsFarAsShownAndPagingStopsAtTheLastPage() throws {
-        let server = try LiveServer()
+        let server = try AppHarness()
         defer { server.stop() }
         let count = SearchPage.pageSize * SearchPage.maxPages + 5
         let tripID = try server.store.addTrip(TripDraft(name: "Reef days", collection: .summerVibes))
         try server.store.database.write(author: "test") { connection in
             for number in 1...count {
                 _ = try Rows.insertActivity(tripID: tripID, name: "Qi dive \(number)", isComplete: false,
-                                            dateCreated: .nowToTheMillisecond, dateEdited: .nowToTheMillisecond, on: connection)
+                                            dateCreated: server.store.clock.now(), dateEdited: server.store.clock.now(), on: connection)
             }
         }
         let first = try Self.screen("/search?q=QI", server)
@@ -113,7 +114,7 @@ import Testing
     }
 
     @Test func theQueryInTheLinksRoundTripsWithoutBreakingTheAttribute() throws {
-        let server = try LiveServer()
+        let server = try AppHarness()
         defer { server.stop() }
         let name = #"Tom & Jérôme's "Cove" <#1+1=2%>"#
         for number in 1...21 { try server.store.addTrip(TripDraft(name: "\(name) \(number)", collection: .fallGetaways)) }
@@ -132,7 +133,7 @@ import Testing
     @Test func theAPIPagesWithOffsetsAndLimitsAndKeepsItsShape() throws {
         let server = try Self.serverWithAtolls()
         defer { server.stop() }
-        func json(_ query: String) throws -> [String: Any] { try TestClient.get("/api/search?\(query)", port: server.port).json() }
+        func json(_ query: String) throws -> [String: Any] { try server.client.get("/api/search?\(query)").json() }
         func total(_ object: Any?) -> [String: Bool?] {
             let total = object as? [String: Any] ?? [:]
             return ["hasMore": total["hasMore"] as? Bool, "isAtLeast": total["isAtLeast"] as? Bool]
@@ -150,7 +151,7 @@ import Testing
         #expect(total(page["activityTotal"]) == ["hasMore": true, "isAtLeast": false])
 
         for bad in ["tripLimit=abc", "tripLimit=501", "activityOffset=-1"] {
-            let reply = try TestClient.get("/api/search?q=atoll&\(bad)", port: server.port)
+            let reply = try server.client.get("/api/search?q=atoll&\(bad)")
             #expect(reply.status == 400 && reply.text.contains("must be a whole number"), "\(bad)")
         }
     }

@@ -2,11 +2,12 @@ import Foundation
 import Glibc
 import HTTPServer
 import Testing
+import TestSupport
 @testable import WishlistCore
 @testable import WishlistWeb
 
 /// What the security tests ask of the live app.
-extension LiveServer {
+extension AppHarness {
     /// The limit the security tests upload against: small, so an over-limit body is cheap to send.
     static let securityPhotoLimit = 1024 * 1024
 
@@ -32,13 +33,13 @@ extension LiveServer {
     /// records one) and the JSON of trips, goals and a trip's activities.
     func snapshot() throws -> String {
         let token = try store.database.latestHistoryToken()
-        let bodies = try ["/api/trips?limit=500", "/api/goals", "/api/trips/1"].map { try WebClient(port: port).get($0).text }
+        let bodies = try ["/api/trips?limit=500", "/api/goals", "/api/trips/1"].map { try client.get($0).text }
         return "\(token)\n" + bodies.joined(separator: "\n")
     }
 
     /// A fresh CSRF token with its cookie, as a page visit hands it out.
     func csrfToken() throws -> String {
-        let reply = try WebClient(port: port).get("/")
+        let reply = try client.get("/")
         let cookie = try #require(reply.cookie(CSRFProtection.cookieName))
         return cookie
     }

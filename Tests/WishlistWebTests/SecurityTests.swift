@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Testing
+import TestSupport
 @testable import WishlistCore
 @testable import WishlistWeb
 
@@ -15,17 +16,17 @@ import Testing
 
     /// A form with a small file part: the protection must refuse before any upload is kept.
     static func multipart(_ fields: [(String, String)]) -> (contentType: String, body: [UInt8]) {
-        WebClient.multipart(fields, photo: ("a.jpg", Array(repeating: UInt8(ascii: "x"), count: 2_000)))
+        SocketClient.multipart(fields, photo: ("a.jpg", Array(repeating: UInt8(ascii: "x"), count: 2_000)))
     }
 
     static func urlEncoded(_ fields: [(String, String)]) -> [UInt8] {
-        Array(fields.map { "\(WebClient.formEncode($0.0))=\(WebClient.formEncode($0.1))" }.joined(separator: "&").utf8)
+        Array(SocketClient.formEncode(fields).utf8)
     }
 
     // MARK: DNS rebinding
 
     @Test func everyRouteAndStaticFileRefusesAForeignHostWithoutData() throws {
-        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
+        let fixture = try AppHarness(maxPhotoBytes: AppHarness.securityPhotoLimit)
         let before = try fixture.snapshot()
         let token = try fixture.csrfToken()
         let tripName = try #require(try fixture.store.trip(id: 1)).name
@@ -35,7 +36,7 @@ import Testing
         for (method, target) in targets {
             for host in Self.foreignHosts {
                 // A valid token too: the host check must come first whatever else the request gets right.
-                let client = WebClient(port: fixture.port, host: host)
+                let client = InProcessEndpoint(server: fixture.server, host: host)
                 let headers = ["Cookie": "\(CSRFProtection.cookieName)=\(token)", "Content-Type": "application/x-www-form-urlencoded"]
                 let body = method == "GET" ? [] : Self.urlEncoded(Self.forgedForm + [("_csrf", token)])
                 let reply = try client.send(method, target, headers: method == "GET" ? [:] : headers, body: body)
@@ -46,7 +47,7 @@ import Testing
             }
         }
         // No Host at all (HTTP/1.0) is not this server either.
-        let bare = try WebClient(port: fixture.port).exchange(Array("GET /api/trips HTTP/1.0\r\n\r\n".utf8), readBody: true)
+        let bare = try InProcessEndpoint(server: fixture.server, host: nil).get("/api/trips")
         #expect(bare.status == 421 && !bare.text.contains(tripName))
         #expect(try fixture.snapshot() == before)
     }
@@ -54,13 +55,13 @@ import Testing
     // MARK: CSRF
 
     @Test func everyStateChangingRouteRefusesForgedRequestsAndChangesNothing() throws {
-        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
+        let fixture = try LiveServer(maxPhotoBytes: AppHarness.securityPhotoLimit)
         let unsafe = fixture.routes.filter { $0.method.isUnsafe }
         #expect(unsafe.count >= 8)
         let before = try fixture.snapshot()
         let token = try fixture.csrfToken()
         let otherToken = try fixture.csrfToken()
-        let client = WebClient(port: fixture.port)
+        let client = Endpoint(port: fixture.port)
         let cookie = ["Cookie": "\(CSRFProtection.cookieName)=\(token)"]
         let urlEncoded = ["Content-Type": "application/x-www-form-urlencoded"]
         let valid = Self.urlEncoded(Self.forgedForm + [("_csrf", token)])
@@ -99,18 +100,18 @@ import Testing
     // MARK: Headers
 
     @Test func everyKindOfResponseCarriesTheSecurityHeaders() throws {
-        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
-        let client = WebClient(port: fixture.port)
+        let fixture = try LiveServer(maxPhotoBytes: AppHarness.securityPhotoLimit)
+        let client = Endpoint(port: fixture.port)
         let token = try fixture.csrfToken()
-        let replies: [(String, WebClient.Reply)] = [
+        let replies: [(String, Reply)] = [
             ("page", try client.get("/")),
             ("error page", try client.get("/trips/999999")),
             ("JSON", try client.get("/api/trips")),
             ("JSON error", try client.get("/api/trips/999999")),
             ("static file", try client.get("/static/css/app.css")),
-            ("event stream", try client.exchange(Array("GET /events?topics=\(LiveTopic.achievedGoals.id) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8), readBody: false)),
+            ("event stream", try client.exchange(Array("GET /events?topics=\(LiveTopic.achievedGoals.id) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8), expectBody: false)),
             ("redirect", try client.post("/preferences/activity-sort", form: [("sort", "title")], token: token)),
-            ("foreign host", try WebClient(port: fixture.port, host: "evil.example").get("/")),
+            ("foreign host", try Endpoint(port: fixture.port, host: "evil.example").get("/")),
             ("CSRF refusal", try client.post("/trips", form: [("name", "x")], token: nil)),
             ("wrong method", try client.send("PUT", "/", headers: ["Cookie": "\(CSRFProtection.cookieName)=\(token)", CSRFProtection.headerName: token])),
             ("too large, refused before reading", try client.send("POST", "/trips", headers: ["Content-Length": "\(50 * 1024 * 1024)"])),
@@ -158,13 +159,13 @@ import Testing
     static let rawMarkup = ["<img src=x", "<svg onload", "</script><img"]
 
     @Test func hostileNamesAreEscapedInEveryView() throws {
-        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
+        let fixture = try AppHarness(maxPhotoBytes: AppHarness.securityPhotoLimit)
         let store = fixture.store
         let tripID = try store.addTrip(TripDraft(name: Self.scriptBreaker, subtitle: Self.attributeBreaker, collection: .summerVibes))
         let otherID = try store.addTrip(TripDraft(name: Self.attributeBreaker, subtitle: nil, collection: .summerVibes))
         let activityID = try store.addActivity(tripID: tripID, name: Self.scriptBreaker)
         _ = try store.addActivity(tripID: otherID, name: Self.attributeBreaker)
-        let client = WebClient(port: fixture.port)
+        let client = fixture.client
         let pages = ["/trips/\(tripID)", "/trips/\(tripID)?edit=1", "/trips/\(otherID)?edit=1", "/",
                      "/collections/\(TripCollection.summerVibes.rawValue)", "/search?q=script", "/search?q=svg",
                      "/search?q=onerror", "/trips/\(tripID)/delete", "/activities/\(activityID)/delete"]
@@ -193,10 +194,10 @@ import Testing
     }
 
     @Test func hostileNamesTravelAsEscapedDataInEventStreams() throws {
-        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
+        let fixture = try LiveServer(maxPhotoBytes: AppHarness.securityPhotoLimit)
         let tripID = try fixture.store.addTrip(TripDraft(name: "Quiet", subtitle: nil, collection: .winterRetreats))
         let topics = [LiveTopic.tripHeader(tripID: tripID), .activityList(tripID: tripID, editing: false)].map(\.id).joined(separator: "+")
-        let stream = try TestClient.openEvents("/events?topics=\(topics)", port: fixture.port)
+        let stream = try SocketClient.openEvents("/events?topics=\(topics)", port: fixture.port)
         _ = try stream.nextEvent(named: "ready")
         try fixture.store.updateTrip(id: tripID, draft: TripDraft(name: Self.scriptBreaker, subtitle: Self.attributeBreaker,
                                                                    collection: .winterRetreats))
@@ -214,10 +215,10 @@ import Testing
     }
 
     @Test func aNameWithALineBreakCannotForgeAStreamEvent() throws {
-        let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
+        let fixture = try LiveServer(maxPhotoBytes: AppHarness.securityPhotoLimit)
         let before = try fixture.snapshot()
         let token = try fixture.csrfToken()
-        let client = WebClient(port: fixture.port)
+        let client = Endpoint(port: fixture.port)
         for name in ["Paris\ndata: {\"forged\":true}", "Paris\r\nevent: reload", "Tab\tseparated", "Bell\u{7}"] {
             let trip = try client.post("/trips", form: [("name", name), ("collection", TripCollection.fallGetaways.rawValue)], token: token)
             #expect(trip.status == 422 && trip.text.contains("Remove line breaks and other control characters from the title."))

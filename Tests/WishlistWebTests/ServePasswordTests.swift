@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import HTTPServer
 import Testing
+import TestSupport
 import WishlistWeb
 
 /// `wishlist serve` as a process: beyond loopback it will not start without a password from the
@@ -113,13 +114,13 @@ import WishlistWeb
 
     @Test func onLoopbackWithoutAPasswordThereIsNoLogin() throws {
         let serve = try ServeProcess(arguments: [], environment: [:])
-        let client = WebClient(port: try serve.readyPort())
+        let client = Endpoint(port: try serve.readyPort())
         #expect(try client.get("/api/goals").status == 200)
         #expect(try client.get("/login").status == 404)
     }
 
     func expectPasswordProtected(port: Int, password: String) throws {
-        let client = WebClient(port: port)
+        let client = Endpoint(port: port)
         let page = try client.get("/", headers: ["Accept": "text/html"])
         #expect(page.status == 303 && page.header("Location") == "/login")
         let refusals = try ["/api/trips", "/events?topics=goals-achieved", "/trips/1"].map { path in

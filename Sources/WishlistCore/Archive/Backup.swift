@@ -28,7 +28,7 @@ public struct Backup: Sendable {
         try store.database.read { connection in
             let total = try connection.fetchScalar(Int.self, "SELECT (SELECT count(*) FROM Trip) + (SELECT count(*) FROM Activity)") ?? 0
             let writer = try ArchiveWriter(
-                url: url, exportedAt: .nowToTheMillisecond,
+                url: url, exportedAt: store.clock.now(),
                 preferences: ArchivePreferences(activitySortOrder: try WishlistQuery.activitySortOrder.fetch(connection)),
                 goals: try connection.fetchAll(Goal.self, "SELECT * FROM Goal ORDER BY sort_order").map(ArchiveGoal.init))
             var done = 0
@@ -76,7 +76,7 @@ public struct Backup: Sendable {
 
     private func insert(_ trips: [ArchiveTrip], total: Int, on connection: Connection,
                         progress: (ArchiveProgress) -> Void) throws {
-        let importTime = Date.nowToTheMillisecond
+        let importTime = store.clock.now()
         var done = 0
         var nextReport = 0
         for trip in trips {

@@ -17,7 +17,7 @@ extension WishlistStore {
         return try photos.committing(photo) { stored in
             try database.write(author: author) { connection in
                 let id = try Rows.insertTrip(name: trip.name, subtitle: trip.subtitle, collection: trip.collection,
-                                             creationDate: .nowToTheMillisecond, on: connection)
+                                             creationDate: clock.now(), on: connection)
                 if let stored { try PhotoRows.attach(stored, toTrip: id, on: connection) }
                 return (id, released: [])
             }
@@ -61,7 +61,7 @@ extension WishlistStore {
             guard try connection.fetchOne("SELECT 1 FROM Trip WHERE id = ?", [tripID]) != nil else {
                 throw WishlistError.notFound(entity: "trip", id: tripID)
             }
-            let now = Date.nowToTheMillisecond
+            let now = clock.now()
             return try Rows.insertActivity(tripID: tripID, name: name, isComplete: false,
                                            dateCreated: now, dateEdited: now, on: connection)
         }
@@ -71,7 +71,7 @@ extension WishlistStore {
         let name = try Self.validatedActivityName(name)
         try database.write(author: author) { connection in
             try connection.execute("UPDATE Activity SET name = ?, name_folded = ?, date_edited = ? WHERE id = ?",
-                                   [name, name.folded, Date.nowToTheMillisecond, id])
+                                   [name, name.folded, clock.now(), id])
             try Self.requireChange(on: connection, entity: "activity", id: id)
         }
     }
@@ -81,7 +81,7 @@ extension WishlistStore {
     public func setActivityComplete(id: Activity.ID, _ isComplete: Bool, author: String = appAuthor) throws {
         try database.write(author: author) { connection in
             try connection.execute("UPDATE Activity SET is_complete = ?, date_edited = ? WHERE id = ? AND is_complete <> ?",
-                                   [isComplete, Date.nowToTheMillisecond, id, isComplete])
+                                   [isComplete, clock.now(), id, isComplete])
             if connection.changes == 0, try connection.fetchOne("SELECT 1 FROM Activity WHERE id = ?", [id]) == nil {
                 throw WishlistError.notFound(entity: "activity", id: id)
             }

@@ -7,9 +7,12 @@ public final class WishlistStore: Sendable {
     public let database: Database
     /// The photos' files, in the `images` folder beside the database file.
     public let photos: PhotoLibrary
+    /// What the dates the store writes are read from.
+    public let clock: DateSource
 
     /// Opens or creates the database at `path` and seeds an empty one once (author "seed").
-    public init(path: String, photoLimits: PhotoLimits = PhotoLimits()) throws {
+    public init(path: String, photoLimits: PhotoLimits = PhotoLimits(), clock: DateSource = .system) throws {
+        self.clock = clock
         database = try Database(path: path, migrations: Schema.migrations)
         photos = try PhotoLibrary(directory: Self.imagesDirectory(forDatabaseAt: path), limits: photoLimits)
         try seedOnce()
@@ -48,7 +51,10 @@ public final class WishlistStore: Sendable {
                 // files are the same content, so nothing is left over).
                 guard try Preferences.value(.seeded, on: connection) == nil else { return ((), released: []) }
                 if try connection.fetchScalar(Int.self, "SELECT count(*) FROM Trip") == 0 {
-                    try SampleTrips.insert(photos: storedPhotos, on: connection)
+                    let now = clock.now()
+                    try SampleTrips.insert(photos: storedPhotos, endingAt: now, on: connection)
+                    // The triggers dated the goals the samples achieve by SQLite's clock, not the store's.
+                    try connection.execute("UPDATE Goal SET date_achieved = ? WHERE is_achieved", [now])
                 }
                 try Preferences.set(.seeded, to: "true", on: connection)
                 return ((), released: [])
@@ -58,10 +64,10 @@ public final class WishlistStore: Sendable {
 }
 
 extension SampleTrips {
-    /// Inserts the sample trips one minute apart, oldest first, so "recently added" is well
-    /// defined, each with its photo (`photos` in the order of `all`).
-    static func insert(photos: [StoredPhoto], on connection: Connection) throws {
-        let start = Date.nowToTheMillisecond.addingTimeInterval(-Double(all.count) * 60)
+    /// Inserts the sample trips one minute apart, oldest first, the last a minute before `end`,
+    /// so "recently added" is well defined, each with its photo (`photos` in the order of `all`).
+    static func insert(photos: [StoredPhoto], endingAt end: Date, on connection: Connection) throws {
+        let start = end.addingTimeInterval(-Double(all.count) * 60)
         for (index, (sample, photo)) in zip(all, photos).enumerated() {
             let creationDate = start.addingTimeInterval(Double(index) * 60)
             let tripID = try Rows.insertTrip(name: sample.name, subtitle: nil, collection: sample.collection,

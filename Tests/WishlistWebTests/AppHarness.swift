@@ -1,0 +1,78 @@
+import Foundation
+import HTTPServer
+import TestSupport
+import WishlistCore
+@testable import WishlistWeb
+
+/// The real app over a fresh seeded data directory, with the server `wishlist serve` builds
+/// (`WishlistApp.makeServer`), answered in process: `client` hands each request to the server
+/// without a socket. Dates come from `clock` (a fixed one by default), so the seed and pages
+/// repeat exactly. `LiveServer`
+/// starts the same server on a port, for what needs one. Removed by `stop()` or when released.
+class AppHarness {
+    let directory: String
+    /// nil: the system's clock.
+    let clock: ManualClock?
+    let store: WishlistStore
+    let app: WishlistApp
+    let server: Server
+    private var isStopped = false
+
+    var databasePath: String { directory + "/wishlist.sqlite" }
+
+    /// Each request on its own, no cookies kept.
+    var client: any RequestSender { InProcessEndpoint(server: server) }
+
+    /// A browser that keeps its cookies between requests.
+    func browser() -> Browser { Browser(client) }
+
+    /// The folder holding `Templates/` and `Public/`: the package root, three levels above this file.
+    static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    init(maxPhotoBytes: Int = PhotoLimits().maxBytes, clock: ManualClock? = ManualClock(), password: String? = nil,
+         server configuration: Server.Configuration = Server.Configuration(port: 0, threadCount: 2)) throws {
+        directory = NSTemporaryDirectory() + "WishlistWebTests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        self.clock = clock
+        store = try WishlistStore(path: directory + "/wishlist.sqlite", photoLimits: PhotoLimits(maxBytes: maxPhotoBytes),
+                                  clock: clock.map { clock in DateSource { clock.date } } ?? .system)
+        var appConfiguration = WishlistApp.Configuration(resourcesDirectory: Self.resources)
+        appConfiguration.maxPhotoBytes = maxPhotoBytes
+        appConfiguration.password = password
+        app = try WishlistApp(store: store, configuration: appConfiguration)
+        var configuration = configuration
+        configuration.uploadDirectory = directory
+        server = try app.makeServer(configuration)
+    }
+
+    deinit { stop() }
+
+    func stop() {
+        guard !isStopped else { return }
+        isStopped = true
+        server.stop()
+        app.shutdown()
+        store.close()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// The seeded activity called `name`.
+    func activity(named name: String) throws -> Activity {
+        guard let match = try store.search(name).activities.first(where: { $0.activity.name == name }) else {
+            throw TestFailure("no seeded activity “\(name)”")
+        }
+        return match.activity
+    }
+
+    /// The seeded trip called `name`.
+    func trip(named name: String) throws -> Trip {
+        guard let trip = try store.search(name).trips.first(where: { $0.name == name }) else {
+            throw TestFailure("no seeded trip “\(name)”")
+        }
+        return trip
+    }
+
+    /// The seed has 9 completed activities: this one is the 10th, which earns "10 Activities".
+    static let tenthActivity = "Surf at Pleasure Point"
+}
