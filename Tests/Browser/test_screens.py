@@ -81,7 +81,8 @@ def test_check_off_activity_drops_remaining_count(server, browser):
     assert remaining_text(browser) == "3 remaining activities"
     check(browser, "Visit the hillside wooden temples")
     assert remaining_text(browser) == "2 remaining activities"
-    assert "33%" in browser.find_element(By.CSS_SELECTOR, ".hero-progress-value").text
+    # The header is its own fragment: it may be swapped in a moment after the list.
+    wait_until(browser, lambda d: "33%" in d.execute_script("return document.querySelector('.hero-progress-value').textContent"))
     screenshot(browser, "trip")
 
 
