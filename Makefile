@@ -18,6 +18,7 @@ build:
 
 test:
 	scripts/install-deps test
+	scripts/check-docker-context
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(SWIFT) build -c release --product wishlist
