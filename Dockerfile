@@ -1,11 +1,13 @@
 # Build stage: the official Swift image on Debian bookworm, plus the -dev packages.
+# scripts/check-docker-context builds from what this stage COPYs, without Docker (`make test`).
 FROM swift:6.1-bookworm AS build
-RUN apt-get update && apt-get install -y --no-install-recommends \
-        pkg-config libmicrohttpd-dev libsqlite3-dev libvips-dev libmagic-dev zlib1g-dev \
-    && rm -rf /var/lib/apt/lists/*
+COPY scripts/install-deps /usr/local/bin/
+RUN install-deps && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
+# The manifest declares the test targets too: it loads only where their folders exist.
+COPY Tests ./Tests
 RUN swift build -c release --product wishlist --static-swift-stdlib \
     && cp "$(swift build -c release --show-bin-path)/wishlist" /wishlist
 
@@ -20,5 +22,5 @@ COPY Public /app/Public
 VOLUME /data
 EXPOSE 8080
 # Inside a container the published port arrives on the container's own interface, not loopback,
-# so the app insists on a password: docker run -e WISHLIST_PASSWORD=… -p 127.0.0.1:8080:8080 -v wishlist:/data IMAGE
+# so the app insists on a password: the README's "In a container" shows the docker run line.
 ENTRYPOINT ["wishlist", "serve", "--host", "0.0.0.0", "--port", "8080", "--data-dir", "/data", "--resources", "/app"]

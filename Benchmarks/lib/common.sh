@@ -1,9 +1,18 @@
 # Shared helpers for the benchmark scripts: nginx as the reference server, wrk runs, medians.
-# Source it; it needs ROOT (the package root) set.
+# Source it; it needs ROOT (the app's package root) set.
 
-bench_build() {
-    (cd "$ROOT" && swift build -c release "$@" 2>&1 | grep -E "error|warning: unre|Compiling|Build" | tail -3)
+# The app is built in its own package, the benchmark executables in Benchmarks/ (a package of its
+# own, so the app's build never compiles them).
+WISHLIST="$ROOT/.build/release/wishlist"
+BENCH_BIN="$ROOT/Benchmarks/.build/release"
+
+# release_build DIR [swift build options...]: a quiet release build of the package in DIR.
+release_build() {
+    (cd "$1" && swift build -c release "${@:2}" 2>&1 | grep -E "error|warning: unre|Compiling|Build" | tail -3)
 }
+build_wishlist() { release_build "$ROOT" --product wishlist; }
+# bench_build PRODUCT: one benchmark executable, then at $BENCH_BIN/PRODUCT.
+bench_build() { release_build "$ROOT/Benchmarks" --product "$1"; }
 
 free_port() {
     python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'

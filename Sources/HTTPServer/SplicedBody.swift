@@ -23,7 +23,7 @@ public final class SplicedBody: Sendable {
         let appendOperator: UInt
     }
 
-    /// zlib's level 4: within 3–5% of level 6's size on HTML pages at about half the time.
+    /// zlib's level 4: nearly level 6's size on HTML pages in much less time (Benchmarks/README.md).
     static let compressionLevel: Int32 = 4
 
     public init(pieces: [[UInt8]]) {

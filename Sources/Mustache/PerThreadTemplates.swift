@@ -4,9 +4,8 @@ import Synchronization
 /// The fixed templates, parsed once more for each thread that renders them.
 ///
 /// Why: rendering retains and releases every parsed node it visits. Shared by the server's
-/// worker threads, those atomic reference counts bounced between cores: a profile put a third
-/// of the render in `swift_retain`/`swift_release`, and each request cost 80 µs of CPU with two
-/// workers against 52 µs with one. With a copy per thread it is 55 µs with two (see
+/// worker threads, those atomic reference counts bounced between cores, and two workers spent
+/// more CPU per request than one; with a copy per thread they no longer do (figures:
 /// Benchmarks/README.md). Copies are kept per thread id, so a server holds a handful.
 final class PerThreadTemplates: Sendable {
     /// The first parse: its names, and the fallback.

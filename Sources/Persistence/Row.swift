@@ -1,6 +1,7 @@
 /// One result row: column names and their values, detached from the statement that read it.
 /// The decoding functions are `@inlinable` so that records in other modules get them specialized
-/// for each column type (unspecialized, looking up generic metadata per value was ~8% of a page).
+/// for each column type (unspecialized, looking up generic metadata per value was a visible share
+/// of a page: Benchmarks/README.md).
 public struct Row: Sendable, Hashable {
     public let columnNames: [String]
     public let values: [DatabaseValue]

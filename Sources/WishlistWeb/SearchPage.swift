@@ -10,7 +10,7 @@ struct SearchPage {
 
     /// Results per page of each list. Twenty fill a desktop screen twice and a phone's several
     /// times, more than anyone reads before refining the search, and keep the page small:
-    /// rendering and highlighting every match (up to 150) made `/search?q=kyoto` 40 KB and slow.
+    /// rendering and highlighting every match made `/search?q=kyoto` large and slow (Benchmarks/README.md).
     static let pageSize = 20
     /// "Show more" goes as far as the store pages: through its pool of matches.
     static let maxPages = SearchResults.matchPool / pageSize

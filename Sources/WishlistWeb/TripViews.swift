@@ -49,8 +49,8 @@ enum TripViews {
 
 extension Date {
     /// "November 29, 2026" in this machine's time zone, for badges. Spelled out here: the app
-    /// speaks English only, and going through `formatted` loaded ICU's locale data, 4 MB of
-    /// resident memory for one date format.
+    /// speaks English only, and going through `formatted` loaded ICU's locale data, megabytes of
+    /// resident memory for one date format (Benchmarks/README.md).
     var longDateText: String {
         let day = Self.gregorian.dateComponents([.year, .month, .day], from: self)
         return "\(Self.monthNames[(day.month ?? 1) - 1]) \(day.day ?? 1), \(day.year ?? 1970)"

@@ -37,7 +37,7 @@ struct ServeCommand {
         FileHandle.standardOutput.write(Data("Wishlist is ready at http://\(shownHost):\(server.port)/\n".utf8))
         DispatchQueue.global(qos: .utility).async { Self.sweepPhotos(of: store) }
         // A burst of requests leaves SQLite's page caches and glibc's per-thread arenas full
-        // (~10 MB); once the server is quiet, give that back. Serving again refills the caches.
+        // (Benchmarks/README.md); once the server is quiet, give that back. Serving again refills the caches.
         let memoryRelease = QuietPeriodWatch(server: server, period: .seconds(2)) {
             store.database.releaseMemory()
             malloc_trim(0)

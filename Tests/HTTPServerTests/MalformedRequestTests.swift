@@ -81,10 +81,8 @@ import TestSupport
 
     @Test func aQueryStringOf100000CharactersIs414AtOnce() throws {
         try Self.expectRefusedWithoutHandling { port throws in
-            let start = ContinuousClock.now
             let target = "/search?q=" + String(repeating: "x", count: 100_000)
             #expect(try Self.status(of: Self.request("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"), port: port) == 414)
-            #expect(ContinuousClock.now - start < .seconds(1))
         }
     }
 
@@ -149,22 +147,19 @@ import TestSupport
         var configuration = Server.Configuration(threadCount: 1)
         configuration.connectionTimeout = 1
         try withServer(configuration, handler: Self.handler(Calls())) { server throws in
-            let start = ContinuousClock.now
             let stalled = try SocketClient(port: server.port, timeoutSeconds: 4)
             try stalled.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Partial: ")
             let dribbling = try SocketClient(port: server.port)
             try dribbling.send("GET / HTTP/1.1\r\n")
             for _ in 0..<5 {
                 try dribbling.send("X: y\r\n")
-                // Even with a single server thread, a complete request is answered at once.
-                let probeStart = ContinuousClock.now
+                // Even with a single server thread, a complete request is answered (a blocked
+                // one would leave the probe's 5 s receive timeout to throw).
                 #expect(try SocketClient(port: server.port).request("GET", "/").text == "handled")
-                #expect(ContinuousClock.now - probeStart < .milliseconds(500))
                 Thread.sleep(forTimeInterval: 0.1)
             }
-            // Closed after about a second of silence, without a reply.
+            // Closed by the 1 s connection timeout, without a reply, before its own 4 s one.
             #expect(stalled.isClosedByServer())
-            #expect(ContinuousClock.now - start < .seconds(3))
         }
     }
 }

@@ -82,15 +82,13 @@ import TestSupport
     }
 
     /// Found by fuzzing: libmicrohttpd cannot frame such a body and waited for the connection
-    /// timeout instead of answering.
+    /// timeout (60 s) instead of answering; the client gives up after 5 s without a reply.
     @Test(arguments: ["gzip", "identity"])
     func otherTransferEncodingsAreRefusedAtOnce(encoding: String) throws {
         try withServer(handler: Self.handler(Seen())) { server throws in
             let client = try SocketClient(port: server.port)
             try client.send("POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: \(encoding)\r\nContent-Length: 5\r\n\r\nhello")
-            let started = ContinuousClock.now
             #expect(try client.readReply().status == 501)
-            #expect(ContinuousClock.now - started < .seconds(2))
         }
     }
 

@@ -10,8 +10,8 @@ public struct SearchResults: Hashable, Sendable {
 
     /// The most matches a search gathers, orders by name, counts and pages through (see
     /// `SubstringSearch`): ten pages of twenty, more than a person reads before adding a word.
-    /// Each match costs a row lookup scattered over the table: at 1M activities "kyoto" took
-    /// 1.75 ms of CPU with a pool of 500 and 0.56 ms with 200.
+    /// Each match costs a row lookup scattered over the table, so a smaller pool is much cheaper
+    /// (figures: Benchmarks/README.md).
     public static let matchPool = 200
 }
 

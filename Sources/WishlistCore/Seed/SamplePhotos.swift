@@ -6,7 +6,7 @@ import Synchronization
 /// Generated photos for the sample trips: a landscape in each trip's colours, made once per
 /// process (the pictures never change, and tests open many fresh stores).
 enum SamplePhotos {
-    /// Modest, so the first start stays quick (~35 ms each to draw, two at a time).
+    /// Modest, so the first start stays quick (drawing time: Benchmarks/README.md).
     static let size = (width: 1600, height: 1000)
 
     /// One prepared photo per sample trip, in `SampleTrips.all` order.

@@ -84,8 +84,8 @@ struct SubstringSearch {
                 total = MatchTotal(count: 0, isAtLeast: false, hasMore: false)
             }
         } else {
-            // Counting would scan the table until the pool fills (3 ms for "ky" at 100k trips, more
-            // than the page): the total is as far as the page reached, "or more" when more follow.
+            // Counting would scan the table until the pool fills, costing more than the page
+            // (Benchmarks/README.md): the total is as far as the page reached, "or more" when more follow.
             pool = "SELECT id FROM \(table) WHERE instr(name_folded, ?) > 0 LIMIT \(Self.matchPool)"
             poolArguments = [needle]
             rows = try fetchPage("page AS (SELECT id FROM \(table) WHERE instr(name_folded, ?) > 0 \(order))", "", [needle])
