@@ -59,7 +59,7 @@ let package = Package(
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "CSQLite"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "FileArchiveTests", dependencies: ["FileArchive", "CArchive"]),
-        .testTarget(name: "WishlistCoreTests", dependencies: ["WishlistCore", "Persistence", "Imaging"]),
+        .testTarget(name: "WishlistCoreTests", dependencies: ["WishlistCore", "Persistence", "Imaging", "FileArchive"]),
         .testTarget(name: "WishlistWebTests", dependencies: ["WishlistWeb", "WishlistCore", "HTTPServer", "Persistence", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]
