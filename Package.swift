@@ -31,15 +31,18 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CMalloc"),
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive",
+                       providers: [.apt(["libarchive-dev"])]),
 
         // General libraries.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CZlib"]),
         .target(name: "Mustache"),
         .target(name: "Persistence", dependencies: ["CSQLite"]),
         .target(name: "Imaging", dependencies: ["CVips", "CMagic"]),
+        .target(name: "FileArchive", dependencies: ["CArchive"]),
 
         // The app.
-        .target(name: "WishlistCore", dependencies: ["Persistence", "Imaging"]),
+        .target(name: "WishlistCore", dependencies: ["Persistence", "Imaging", "FileArchive"]),
         .target(name: "WishlistWeb", dependencies: ["HTTPServer", "Mustache", "Persistence", "Imaging", "WishlistCore"]),
         .executableTarget(name: "wishlist", dependencies: ["WishlistWeb", "WishlistCore", "HTTPServer", "Persistence", "CMalloc"]),
 
@@ -49,7 +52,8 @@ let package = Package(
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"], exclude: ["Spec"]),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "CSQLite"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
-        .testTarget(name: "WishlistCoreTests", dependencies: ["WishlistCore", "Persistence", "Imaging", "TestSupport"]),
+        .testTarget(name: "FileArchiveTests", dependencies: ["FileArchive", "CArchive"]),
+        .testTarget(name: "WishlistCoreTests", dependencies: ["WishlistCore", "Persistence", "Imaging", "FileArchive", "TestSupport"]),
         .testTarget(name: "WishlistWebTests", dependencies: ["WishlistWeb", "WishlistCore", "HTTPServer", "Persistence", "Imaging",
                                                    "TestSupport"], exclude: ["Snapshots"]),
     ],

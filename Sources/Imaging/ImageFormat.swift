@@ -49,7 +49,7 @@ public enum ImageFormat: String, CaseIterable, Sendable, Codable {
         }
     }
 
-    init?(fileExtension: String) {
+    public init?(fileExtension: String) {
         guard let format = Self.allCases.first(where: { $0.fileExtension == fileExtension }) else { return nil }
         self = format
     }

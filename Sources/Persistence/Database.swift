@@ -154,14 +154,7 @@ public final class Database: Sendable {
         do {
             try readers.withConnection { source in
                 let target = try Connection(path: temporary, readOnly: false)
-                guard let backup = sqlite3_backup_init(target.handle, "main", source.handle, "main") else {
-                    throw DatabaseError(connection: target.handle, sql: nil)
-                }
-                let stepCode = sqlite3_backup_step(backup, -1)
-                let finishCode = sqlite3_backup_finish(backup)
-                guard stepCode == SQLITE_DONE, finishCode == SQLITE_OK else {
-                    throw DatabaseError(connection: target.handle, sql: nil)
-                }
+                try Self.copyContent(of: source, into: target)
                 // A single self-contained file: no -wal beside the copy.
                 _ = try target.fetchScalar(String.self, "PRAGMA journal_mode = DELETE")
             }
@@ -171,6 +164,39 @@ public final class Database: Sendable {
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
             throw error
+        }
+    }
+
+    /// Replaces the whole content with the database file at `source` (a `backup` copy) through
+    /// SQLite's online backup, as one write on the writer connection: every connection to the
+    /// file, in this process or in a running server, sees the restored content at its next read
+    /// (a server's external-change watcher hears of it). History tokens then continue above the
+    /// ones handed out before, so a history reader that has seen them misses no later commit.
+    public func restore(from source: String) throws {
+        try writer.withConnection { target in
+            let latest = try HistoryStore.latestToken(target)
+            let from = try Connection(path: source, readOnly: true)
+            try Self.copyContent(of: from, into: target)
+            try target.execute(HistoryStore.schema)
+            try target.execute("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'history_transaction'", [latest])
+            try target.execute("""
+                INSERT INTO sqlite_sequence(name, seq) SELECT 'history_transaction', ?
+                WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'history_transaction')
+                """, [latest])
+        }
+        generationCounter.add(1, ordering: .sequentiallyConsistent)
+        notifier.post(DatabaseCommit(token: try latestHistoryToken(), tables: [], isExternal: true))
+    }
+
+    /// SQLite's online backup in one step: `target` ends up with exactly `source`'s pages.
+    private static func copyContent(of source: Connection, into target: Connection) throws {
+        guard let backup = sqlite3_backup_init(target.handle, "main", source.handle, "main") else {
+            throw DatabaseError(connection: target.handle, sql: nil)
+        }
+        let stepCode = sqlite3_backup_step(backup, -1)
+        let finishCode = sqlite3_backup_finish(backup)
+        guard stepCode == SQLITE_DONE, finishCode == SQLITE_OK else {
+            throw DatabaseError(connection: target.handle, sql: nil)
         }
     }
 

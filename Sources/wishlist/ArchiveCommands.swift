@@ -1,7 +1,7 @@
 import Foundation
 import WishlistCore
 
-/// `wishlist import`, `export` and `backup`: whole-wishlist copies from the command line.
+/// `wishlist import`, `export`, `backup` and `restore`: whole-wishlist copies from the command line.
 struct ArchiveCommands {
     let invocation: Invocation
 
@@ -12,80 +12,64 @@ struct ArchiveCommands {
         return try WishlistStore(path: invocation.databasePath)
     }
 
+    /// Checks the whole archive first; over a wishlist that has trips it needs `--replace` (or a
+    /// yes at the terminal) and takes a backup before replacing anything.
     func importArchive() throws {
+        let hadDatabase = FileManager.default.fileExists(atPath: invocation.databasePath)
         let store = try openStore()
         defer { store.close() }
+        let archive = WishlistArchive(store: store)
+        let staged = try archive.stage(path)
+        let tripCount = try TripCollection.allCases.reduce(0) { $0 + (try store.tripCount(in: $1)) }
+        if hadDatabase, tripCount > 0 {
+            try confirmReplacing(tripCount, with: staged.preview)
+            let backup = try Backup.beforeImport(of: store)
+            print("Backed up the current wishlist to \(backup.folder.path). To undo the import: wishlist restore \(backup.folder.path) --data-dir \(invocation.dataDirectory)")
+        }
         let meter = ProgressMeter(verb: "Imported")
-        let summary = try Backup(store: store).import(from: path, progress: meter.report)
+        let summary = try archive.import(staged, progress: meter.report)
         meter.finish()
         print("Imported \(summary.trips) trips and \(summary.activities) activities from \(path.path).")
+        print("Photos: \(summary.photosFromArchive) from the archive, \(summary.photosKept) kept from the current trips, \(summary.photosRemoved) no longer shown by any trip and deleted\(hadDatabase && tripCount > 0 ? " (they are in the backup)" : "").")
+    }
+
+    private func confirmReplacing(_ tripCount: Int, with preview: ArchivePreview) throws {
+        let question = "The wishlist in \(invocation.dataDirectory) has \(tripCount) trips; importing replaces them with the \(preview.trips) trips of \(path.lastPathComponent)."
+        if invocation.replace { return }
+        if isatty(STDIN_FILENO) == 1 {
+            print("\(question) A backup is taken first. Replace? [y/N] ", terminator: "")
+            if let answer = readLine()?.lowercased(), answer == "y" || answer == "yes" { return }
+        }
+        throw Invocation.UsageError(description: "\(question) Nothing was changed. To replace them (a backup is taken first), run: wishlist import \(invocation.paths[0]) --data-dir \(invocation.dataDirectory) --replace")
     }
 
     func exportArchive() throws {
         let store = try openStore()
         defer { store.close() }
         let meter = ProgressMeter(verb: "Exported")
-        try Backup(store: store).export(to: path, progress: meter.report)
+        try WishlistArchive(store: store).export(to: path, progress: meter.report)
         meter.finish()
-        print("Exported the wishlist to \(path.path).")
+        if WishlistArchive.isPlainDocument(path) {
+            print("Exported the wishlist without its photos to \(path.path) (a .json file holds the document only; the photos stay in \(store.photos.directory.path), and importing it keeps them). For a copy with the photos, export to a .zip path.")
+        } else {
+            print("Exported the wishlist and its photos to \(path.path).")
+        }
     }
 
-    /// A consistent copy of the live wishlist in a new folder: the database through SQLite's
-    /// online backup (one moment; the server keeps writing meanwhile) and the photo files that
-    /// this copy refers to. Photo files never change (content-derived names), so copying them
-    /// after the snapshot is consistent, unless one is deleted in between: then the snapshot is
-    /// taken again.
     func backup() throws {
         guard !FileManager.default.fileExists(atPath: path.path) else {
             throw Invocation.UsageError(description: "\(path.path) already exists; name a new folder for the backup.")
         }
         let store = try openStore()
         defer { store.close() }
-        try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
-        let copy = path.appendingPathComponent("wishlist.sqlite")
-        var missing: [String] = []
-        for _ in 1...3 {
-            try store.database.backup(to: copy.path)
-            let copied: Int
-            (copied, missing) = try copyPhotos(referencedBy: copy, from: store.photos)
-            if missing.isEmpty {
-                print("Backed up the database and \(copied) photo files to \(path.path). To restore, stop the server and copy the folder's contents into the data directory (docs/RELIABILITY.md).")
-                return
-            }
-        }
-        throw Invocation.UsageError(description: "photos the database refers to are missing from \(store.photos.directory.path): \(missing.joined(separator: ", "))")
+        let backup = try Backup.write(of: store, to: path)
+        print("Backed up the database and \(backup.photoFiles) photo files to \(path.path). To restore: wishlist restore \(path.path) --data-dir \(invocation.dataDirectory)")
     }
 
-    /// Copies (and syncs) every photo file the backed-up database refers to; returns how many
-    /// were copied and the names that had no file. Opening the copy with the app's own store
-    /// also proves that it opens.
-    private func copyPhotos(referencedBy database: URL, from photos: PhotoLibrary) throws -> (copied: Int, missing: [String]) {
-        let copyStore = try WishlistStore(path: database.path)
-        let names = try copyStore.referencedPhotoFiles()
-        copyStore.close()
-        let destination = WishlistStore.imagesDirectory(forDatabaseAt: database.path)
-        try? FileManager.default.removeItem(at: destination)
-        try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
-        var missing: [String] = []
-        for name in names.sorted() {
-            do {
-                try FileManager.default.copyItem(at: try photos.url(for: name), to: destination.appendingPathComponent(name))
-            } catch CocoaError.fileReadNoSuchFile {
-                missing.append(name)
-                continue
-            }
-            try synchronize(destination.appendingPathComponent(name))
-        }
-        try synchronize(destination)
-        return (names.count - missing.count, missing)
-    }
-
-    /// Flushes a file or a folder's entries to the disk, so the backup survives a power cut.
-    private func synchronize(_ url: URL) throws {
-        let descriptor = open(url.path, O_RDONLY)
-        guard descriptor >= 0 else { throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
-        defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+    func restore() throws {
+        try FileManager.default.createDirectory(atPath: invocation.dataDirectory, withIntermediateDirectories: true)
+        let restored = try Backup.restore(from: path, toDatabaseAt: invocation.databasePath)
+        print("Restored the wishlist and \(restored.photoFiles) photo files from \(path.path) into \(invocation.dataDirectory); a running server shows it from its next page.")
     }
 }
 

@@ -3,7 +3,7 @@ import Foundation
 /// The parsed command line: a subcommand, its positional arguments and its options.
 struct Invocation {
     enum Command: String, CaseIterable {
-        case serve, `import`, export, backup
+        case serve, `import`, export, backup, restore
         case generateSample = "generate-sample"
     }
 
@@ -16,6 +16,8 @@ struct Invocation {
     var allowedHosts: [String] = []
     var reload = false
     var accessLog = false
+    /// `import` may replace a wishlist that has trips (after backing it up).
+    var replace = false
     var maxPhotoMegabytes = 30
     var sample = SampleSize()
 
@@ -31,12 +33,17 @@ struct Invocation {
 
     Usage:
       wishlist serve [options]          serve the app (default command)
-      wishlist import PATH [--data-dir DIR]
-                                        restore a JSON export into the database (all or nothing)
+      wishlist import PATH [--data-dir DIR] [--replace]
+                                        load an export (zip with photos, or JSON) into the database,
+                                        all or nothing; replacing trips needs --replace (or a yes)
+                                        and backs them up first into DIR/backups/import-<date>/
       wishlist export PATH [--data-dir DIR]
-                                        write all trips, activities, goals and preferences as JSON
+                                        write all trips, activities, goals, preferences and photos
+                                        as a zip archive (PATH ending in .json: the document alone)
       wishlist backup PATH [--data-dir DIR]
                                         copy the live database and its photos into the folder PATH
+      wishlist restore FOLDER [--data-dir DIR]
+                                        put a backup back (also while the server runs)
       wishlist generate-sample PATH [--trips N] [--activities-per-trip N] [--seed N]
                                         write a large deterministic archive for benchmarks
                                         (default 100000 trips, 10 activities each, seed 1)
@@ -116,6 +123,8 @@ struct Invocation {
                 invocation.reload = true
             case "--access-log":
                 invocation.accessLog = true
+            case "--replace":
+                invocation.replace = true
             case let option where option.hasPrefix("-"):
                 throw UsageError(description: "Unknown option “\(option)”. See wishlist --help.")
             default:

@@ -12,6 +12,7 @@ do {
     case .import: try ArchiveCommands(invocation: invocation).importArchive()
     case .export: try ArchiveCommands(invocation: invocation).exportArchive()
     case .backup: try ArchiveCommands(invocation: invocation).backup()
+    case .restore: try ArchiveCommands(invocation: invocation).restore()
     case .generateSample: try SampleCommand(invocation: invocation).run()
     }
 } catch let error as Invocation.UsageError {

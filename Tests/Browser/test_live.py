@@ -99,7 +99,7 @@ def test_a_dropped_stream_says_reconnecting_and_catches_up_when_it_returns(serve
     server.stop()
     wait_until(browser, lambda d: d.find_element(By.ID, "live-status").is_displayed())
     assert browser.find_element(By.ID, "live-status").text == "Reconnecting…"
-    wishlist_command(server, "import", archive)
+    wishlist_command(server, "import", archive, "--replace")
     server.start()
 
     wait_until(browser, lambda d: "10 Activities" in achieved_names(d), timeout=10)

@@ -76,6 +76,28 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: copyPath + ".partial"))
     }
 
+    @Test func restorePutsACopyBackUnderOpenConnectionsAndTokensKeepClimbing() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("live.sqlite"), migrations: TestSchema.all)
+        try database.write(author: "test") { db throws in try db.execute("INSERT INTO list(name) VALUES ('kept')") }
+        try database.backup(to: directory.path("copy.sqlite"))
+        for name in ["later 1", "later 2"] {
+            try database.write(author: "test") { db throws in try db.execute("INSERT INTO list(name) VALUES (?)", [name]) }
+        }
+        let tokenBefore = try database.latestHistoryToken()
+        // A second handle on the file, as a running server's would be.
+        let server = try Database(path: directory.path("live.sqlite"), migrations: TestSchema.all)
+
+        try database.restore(from: directory.path("copy.sqlite"))
+
+        let names = "SELECT group_concat(name) FROM list"
+        #expect(try server.read { db in try db.fetchScalar(String.self, names) } == "kept")
+        #expect(try database.read { db in try db.fetchScalar(String.self, names) } == "kept")
+        try server.write(author: "test") { db throws in try db.execute("INSERT INTO list(name) VALUES ('after')") }
+        #expect(try server.latestHistoryToken() == tokenBefore + 1)
+        #expect(try database.read { db in try db.fetchScalar(String.self, "PRAGMA journal_mode") } == "wal")
+    }
+
     @Test func closedDatabaseRefusesWork() throws {
         let directory = try TemporaryDirectory()
         let database = try Database(path: directory.path("closed.sqlite"), migrations: [])

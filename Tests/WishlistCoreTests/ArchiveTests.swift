@@ -23,16 +23,17 @@ import Testing
         try source.store.setActivitySortOrder(.completed)
         let exported = URL(fileURLWithPath: source.directory.path + "/export.json")
         var reports: [ArchiveProgress] = []
-        try Backup(store: source.store).export(to: exported) { reports.append($0) }
+        try WishlistArchive(store: source.store).export(to: exported) { reports.append($0) }
         #expect(reports.last == ArchiveProgress(itemsDone: 13 + 38, itemsTotal: 13 + 38))
 
         let target = try TestStore()
         try target.store.addTrip(TripDraft(name: "Replaced by the import", collection: .fallGetaways))
-        let summary = try Backup(store: target.store).import(from: exported)
-        #expect(summary == ImportSummary(trips: 13, activities: 38))
+        let summary = try WishlistArchive(store: target.store).import(from: exported)
+        // The document names each photo by its content, already in the target's photo library.
+        #expect(summary == ImportSummary(trips: 13, activities: 38, photosKept: 12))
 
         let reexported = URL(fileURLWithPath: target.directory.path + "/export.json")
-        try Backup(store: target.store).export(to: reexported)
+        try WishlistArchive(store: target.store).export(to: reexported)
         #expect(try contents(reexported) == contents(exported))
         #expect(try target.store.achievedGoals() == source.store.achievedGoals())
         #expect(try target.store.upcomingGoals().map(\.completedCount) == source.store.upcomingGoals().map(\.completedCount))
@@ -56,7 +57,7 @@ import Testing
             ]}
             """, in: test.directory)
         #expect(throws: ArchiveError(location: "trips[1].activities[1].name", message: "must not be empty")) {
-            try Backup(store: test.store).import(from: url)
+            try WishlistArchive(store: test.store).import(from: url)
         }
         #expect(try test.count("SELECT count(*) FROM Trip") == 12)
         #expect(try test.count("SELECT count(*) FROM Activity") == 37)
@@ -66,15 +67,17 @@ import Testing
     @Test func everyKindOfProblemIsExplained() throws {
         let directory = try TemporaryDirectory()
         func problem(_ json: String) throws -> String? {
-            do { _ = try Backup.read(try write(json, in: directory)); return nil } catch let error as ArchiveError {
+            do { _ = try WishlistArchive.read(try write(json, in: directory)); return nil } catch let error as ArchiveError {
                 return error.description
             }
         }
         let trip = #"{"name": "Trip", "collection": "summerVibes"}"#
         #expect(try problem(#"{"formatVersion": 1}"#) == "trips: is missing")
         #expect(try problem(#"{"trips": []}"#) == "formatVersion: is missing")
-        #expect(try problem(#"{"formatVersion": 2, "trips": []}"#)
-                == "formatVersion: is 2, but this app reads versions 1 to 1; use a newer app")
+        #expect(try problem(#"{"formatVersion": 3, "trips": []}"#)
+                == "formatVersion: is 3, but this app reads versions 1 to 2; use a newer app")
+        #expect(try problem(#"{"formatVersion": 2, "trips": [{"name": "T", "collection": "summerVibes", "photo": "../x.jpg"}]}"#)
+                == "trips[0].photo: must be null or a photo file name: 64 lowercase hex digits of its SHA-256, a dot and jpg, png, webp, gif or heic")
         #expect(try problem(#"{"format": "photos", "formatVersion": 1, "trips": []}"#)
                 == #"format: must be "wishlist-archive" (this is not a wishlist archive)"#)
         #expect(try problem(#"{"formatVersion": 1, "trips": [\#(trip), {"name": 5, "collection": "summerVibes"}]}"#)
@@ -106,7 +109,8 @@ import Testing
               {"name": "Oslo", "collection": "winterRetreats"}
             ]}
             """, in: test.directory)
-        #expect(try Backup(store: test.store).import(from: url) == ImportSummary(trips: 2, activities: 2))
+        // No trip has the name and collection of a sample trip, so the 12 sample photos go.
+        #expect(try WishlistArchive(store: test.store).import(from: url) == ImportSummary(trips: 2, activities: 2, photosRemoved: 12))
         let rome = try #require(try test.store.trips(in: .summerVibes).first)
         #expect(rome.name == "Rome" && rome.subtitle == nil && rome.isComplete)
         #expect(rome.creationDate == Date(timeIntervalSince1970: 1_748_772_000))
@@ -139,8 +143,8 @@ import Testing
         try SampleData.largeArchive(trips: 2_000, activitiesPerTrip: 10, seed: 42, to: second)
         #expect(try Data(contentsOf: first) == Data(contentsOf: second))
 
-        let summary = try Backup(store: test.store).import(from: first)
-        #expect(summary == ImportSummary(trips: 2_000, activities: 20_000))
+        let summary = try WishlistArchive(store: test.store).import(from: first)
+        #expect(summary == ImportSummary(trips: 2_000, activities: 20_000, photosRemoved: 12))
         #expect(try TripCollection.allCases.map { try test.store.tripCount(in: $0) }.reduce(0, +) == 2_000)
         let completedActivities = try test.count("SELECT count(*) FROM Activity WHERE is_complete")
         #expect(try test.goal("activities-10").completedCount == completedActivities)
@@ -160,7 +164,7 @@ import Testing
         let test = try TestStore()
         let url = URL(fileURLWithPath: test.directory.path + "/example.json")
         try Data(example.utf8).write(to: url)
-        #expect(try Backup(store: test.store).import(from: url) == ImportSummary(trips: 2, activities: 2))
+        #expect(try WishlistArchive(store: test.store).import(from: url) == ImportSummary(trips: 2, activities: 2, photosRemoved: 12))
         let cali = try #require(try test.store.trips(in: .springEscapes).first)
         #expect(cali.name == "Cali Coastal Trails" && cali.completedActivityCount == 1)
         #expect(try test.goal("activities-1").dateAchieved == ArchiveDate.date(from: "2026-11-29T13:31:12.410Z"))

@@ -15,7 +15,7 @@ public func fuzzArchive(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     }
     let before = fixture.tripCount()
     do {
-        let summary = try Backup(store: fixture.store).import(from: file)
+        let summary = try WishlistArchive(store: fixture.store).import(from: file)
         precondition(fixture.tripCount() == summary.trips, "the import reported \(summary.trips) trips but stored \(fixture.tripCount())")
     } catch let error as ArchiveError {
         precondition(!error.description.isEmpty, "an archive error without a message")

@@ -9,7 +9,8 @@ enum ArchiveExporter {
         var lastID: Int64 = 0
         while true {
             let trips = try connection.fetchAll("""
-                SELECT id, name, subtitle, collection, creation_date FROM Trip WHERE id > ? ORDER BY id LIMIT ?
+                SELECT Trip.id, name, subtitle, collection, creation_date, TripImage.file_name FROM Trip
+                LEFT JOIN TripImage ON TripImage.id = Trip.image_id WHERE Trip.id > ? ORDER BY Trip.id LIMIT ?
                 """, [lastID, batchSize])
             guard let first = trips.first, let last = trips.last else { return }
             let firstID: Int64 = first["id"]
@@ -23,8 +24,10 @@ enum ArchiveExporter {
                     name: row["name"], isComplete: row["is_complete"], dateCreated: row["date_created"], dateEdited: row["date_edited"]))
             }
             try body(trips.map { row in
-                ArchiveTrip(name: row["name"], subtitle: row["subtitle"], collection: row["collection"],
-                            creationDate: row["creation_date"], activities: activities[row["id"]] ?? [])
+                let photo: String? = row["file_name"]
+                return ArchiveTrip(name: row["name"], subtitle: row["subtitle"], collection: row["collection"],
+                                   creationDate: row["creation_date"], photo: photo.map(ArchivePhoto.file) ?? .none,
+                                   activities: activities[row["id"]] ?? [])
             })
         }
     }

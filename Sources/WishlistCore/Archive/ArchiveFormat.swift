@@ -1,11 +1,13 @@
 import Foundation
+import Imaging
 
 /// The JSON document of `wishlist export` / `wishlist import`, described for users in
 /// docs/EXPORT-FORMAT.md. Decoding validates every value and names the first problem by its
 /// path; optional fields let scripts write only what they know.
 struct Archive: Codable {
     static let formatName = "wishlist-archive"
-    static let currentVersion = 1
+    /// 2 added trips' photos; version 1 documents still import (their trips keep matching photos).
+    static let currentVersion = 2
 
     var format: String? = Archive.formatName
     var formatVersion: Int
@@ -78,19 +80,36 @@ struct ArchiveGoal: Codable, Equatable {
     }
 }
 
+/// A trip's photo in a document. A key left out keeps the photo of the matching current trip, so
+/// documents written by scripts never drop photos (docs/EXPORT-FORMAT.md, "What import does").
+enum ArchivePhoto: Equatable {
+    case keepMatching
+    case none
+    /// A stored-file name, `<sha256>.<extension>`: `photos/<name>` in a zip archive, or a photo
+    /// already in the photo library for a plain document.
+    case file(String)
+}
+
 struct ArchiveTrip: Codable, Equatable {
     var name: String
     var subtitle: String?
     var collection: TripCollection
     /// Missing: the time of the import.
     var creationDate: Date?
+    var photo: ArchivePhoto
     var activities: [ArchiveActivity]
 
-    init(name: String, subtitle: String?, collection: TripCollection, creationDate: Date, activities: [ArchiveActivity]) {
+    enum CodingKeys: String, CodingKey {
+        case name, subtitle, collection, creationDate, photo, activities
+    }
+
+    init(name: String, subtitle: String?, collection: TripCollection, creationDate: Date,
+         photo: ArchivePhoto = .keepMatching, activities: [ArchiveActivity]) {
         self.name = name
         self.subtitle = subtitle
         self.collection = collection
         self.creationDate = creationDate
+        self.photo = photo
         self.activities = activities
     }
 
@@ -104,7 +123,33 @@ struct ArchiveTrip: Codable, Equatable {
         }
         self.collection = collection
         creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
+        if !container.contains(.photo) {
+            photo = .keepMatching
+        } else if try container.decodeNil(forKey: .photo) {
+            photo = .none
+        } else {
+            let file = try container.decode(String.self, forKey: .photo)
+            guard ImageStore.isValidName(file) else {
+                throw DecodingError.dataCorruptedError(forKey: .photo, in: container,
+                    debugDescription: "must be null or a photo file name: 64 lowercase hex digits of its SHA-256, a dot and jpg, png, webp, gif or heic")
+            }
+            photo = .file(file)
+        }
         activities = try container.decodeIfPresent([ArchiveActivity].self, forKey: .activities) ?? []
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encodeIfPresent(subtitle, forKey: .subtitle)
+        try container.encode(collection, forKey: .collection)
+        try container.encodeIfPresent(creationDate, forKey: .creationDate)
+        switch photo {
+        case .keepMatching: break
+        case .none: try container.encodeNil(forKey: .photo)
+        case .file(let name): try container.encode(name, forKey: .photo)
+        }
+        try container.encode(activities, forKey: .activities)
     }
 }
 

@@ -1,114 +1,122 @@
 import Foundation
+import Imaging
 import Persistence
 
-/// How far an export or import has come, in items (trips plus activities), for progress displays.
-public struct ArchiveProgress: Hashable, Sendable {
-    public let itemsDone: Int
-    public let itemsTotal: Int
+/// What a backup holds, or what a restore put back.
+public struct BackupSummary: Hashable, Sendable {
+    public let folder: URL
+    public let photoFiles: Int
 }
 
-/// What an import brought in.
-public struct ImportSummary: Hashable, Sendable {
-    public let trips: Int
-    public let activities: Int
+/// A backup that cannot be made or put back, in words for the person at the terminal.
+public struct BackupError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let description: String
 }
 
-/// Export and import of the whole wishlist as one JSON document (docs/EXPORT-FORMAT.md).
-public struct Backup: Sendable {
-    public static let importAuthor = "import"
-    static let importCacheKilobytes = 512 * 1024
-    let store: WishlistStore
+/// Consistent copies of the live wishlist, and putting one back: a folder holding
+/// `wishlist.sqlite` and `images/` with the photo files it refers to (docs/RELIABILITY.md).
+public enum Backup {
+    static let databaseFileName = "wishlist.sqlite"
+    static let folderForImportBackups = "backups"
 
-    public init(store: WishlistStore) {
-        self.store = store
-    }
-
-    /// Writes every trip, activity, goal and preference, as of one moment, to `url`.
-    public func export(to url: URL, progress: (ArchiveProgress) -> Void = { _ in }) throws {
-        try store.database.read { connection in
-            let total = try connection.fetchScalar(Int.self, "SELECT (SELECT count(*) FROM Trip) + (SELECT count(*) FROM Activity)") ?? 0
-            let writer = try ArchiveWriter(
-                url: url, exportedAt: store.clock.now(),
-                preferences: ArchivePreferences(activitySortOrder: try WishlistQuery.activitySortOrder.fetch(connection)),
-                goals: try connection.fetchAll(Goal.self, "SELECT * FROM Goal ORDER BY sort_order").map(ArchiveGoal.init))
-            var done = 0
-            progress(ArchiveProgress(itemsDone: done, itemsTotal: total))
-            try ArchiveExporter.forEachBatch(on: connection) { trips in
-                for trip in trips {
-                    try writer.write(trip)
-                    done += 1 + trip.activities.count
-                }
-                progress(ArchiveProgress(itemsDone: done, itemsTotal: total))
-            }
-            try writer.finish()
-        }
-    }
-
-    /// Replaces the whole wishlist with the archive at `url`, in one transaction (author "import"):
-    /// a file with any problem changes nothing and throws an `ArchiveError` naming the first one.
+    /// Copies the live wishlist into the new folder `folder`: the database through SQLite's online
+    /// backup (one moment; the server keeps writing meanwhile) and the photo files this copy refers
+    /// to. Photo files never change (content-derived names), so copying them after the snapshot is
+    /// consistent, unless one is deleted in between: then the snapshot is taken again.
     @discardableResult
-    public func `import`(from url: URL, progress: (ArchiveProgress) -> Void = { _ in }) throws -> ImportSummary {
-        let archive = try Self.read(url)
-        let total = archive.trips.reduce(0) { $0 + 1 + $1.activities.count }
-        return try store.database.write(author: Self.importAuthor) { connection in
-            // The indexes of a large import outgrow SQLite's default 2 MB page cache; pages that
-            // spill must then be found again in the WAL, which slows each insert as it grows.
-            let cacheSize = try connection.fetchScalar(Int.self, "PRAGMA cache_size") ?? -2000
-            try connection.execute("PRAGMA cache_size = -\(Self.importCacheKilobytes)")
-            defer { try? connection.execute("PRAGMA cache_size = \(cacheSize)") }
-            try Schema.withoutTriggers(on: connection) {
-                try connection.execute("DELETE FROM Activity; DELETE FROM Trip; DELETE FROM TripImage; UPDATE Goal SET date_achieved = NULL")
-                try insert(archive.trips, total: total, on: connection, progress: progress)
-            }
-            // Achievement dates are history worth keeping, for goals the import leaves achieved.
-            for goal in archive.goals ?? [] {
-                guard let dateAchieved = goal.dateAchieved else { continue }
-                try connection.execute("UPDATE Goal SET date_achieved = ? WHERE badge = ? AND is_achieved", [dateAchieved, goal.badge])
-            }
-            if let order = archive.preferences?.activitySortOrder {
-                try Preferences.set(.activitySortOrder, to: order.rawValue, on: connection)
-            }
-            try Preferences.set(.seeded, to: "true", on: connection)
-            progress(ArchiveProgress(itemsDone: total, itemsTotal: total))
-            return ImportSummary(trips: archive.trips.count, activities: total - archive.trips.count)
+    public static func write(of store: WishlistStore, to folder: URL) throws -> BackupSummary {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let copy = folder.appendingPathComponent(databaseFileName)
+        var missing: [String] = []
+        for _ in 1...3 {
+            try store.database.backup(to: copy.path)
+            let copied: Int
+            (copied, missing) = try copyPhotos(referencedBy: copy, from: store.photos.directory)
+            if missing.isEmpty { return BackupSummary(folder: folder, photoFiles: copied) }
         }
+        throw BackupError(description: "photos the database refers to are missing from \(store.photos.directory.path): \(missing.joined(separator: ", "))")
     }
 
-    private func insert(_ trips: [ArchiveTrip], total: Int, on connection: Connection,
-                        progress: (ArchiveProgress) -> Void) throws {
-        let importTime = store.clock.now()
-        var done = 0
-        var nextReport = 0
-        for trip in trips {
-            if done >= nextReport {
-                progress(ArchiveProgress(itemsDone: done, itemsTotal: total))
-                nextReport = done + 10_000
-            }
-            let creationDate = trip.creationDate ?? importTime
-            let tripID = try Rows.insertTrip(name: trip.name, subtitle: trip.subtitle, collection: trip.collection,
-                                             creationDate: creationDate, on: connection)
-            for activity in trip.activities {
-                let dateCreated = activity.dateCreated ?? creationDate
-                _ = try Rows.insertActivity(tripID: tripID, name: activity.name, isComplete: activity.isComplete,
-                                            dateCreated: dateCreated, dateEdited: activity.dateEdited ?? dateCreated,
-                                            on: connection)
-            }
-            done += 1 + trip.activities.count
+    /// A backup in `<data directory>/backups/import-YYYYMMDD-HHMMSS/` (UTC), taken before an
+    /// import replaces anything.
+    public static func beforeImport(of store: WishlistStore) throws -> BackupSummary {
+        let date = store.clock.now()
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        let parent = URL(fileURLWithPath: store.database.path).deletingLastPathComponent()
+            .appendingPathComponent(folderForImportBackups, isDirectory: true)
+        var folder = parent.appendingPathComponent("import-\(formatter.string(from: date))", isDirectory: true)
+        var attempt = 1
+        while FileManager.default.fileExists(atPath: folder.path) {
+            attempt += 1
+            folder = parent.appendingPathComponent("import-\(formatter.string(from: date))-\(attempt)", isDirectory: true)
         }
+        return try write(of: store, to: folder)
     }
 
-    /// The decoded, validated archive, or an `ArchiveError` for the first problem.
-    static func read(_ url: URL) throws -> Archive {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url, options: .mappedIfSafe)
-        } catch {
-            throw ArchiveError(location: "", message: "cannot read \(url.path): \(error.localizedDescription)")
+    /// Puts the backup in `folder` back as the wishlist of the database at `databasePath`, whether
+    /// or not a server has it open: first the photo files (added to the photo folder, each checked
+    /// against its name; none is deleted), then the database content through SQLite's online
+    /// backup into the live file, so a running server's connections read the restored wishlist.
+    @discardableResult
+    public static func restore(from folder: URL, toDatabaseAt databasePath: String) throws -> BackupSummary {
+        let copy = folder.appendingPathComponent(databaseFileName)
+        guard FileManager.default.fileExists(atPath: copy.path) else {
+            throw BackupError(description: "\(folder.path) has no \(databaseFileName); name a folder made by wishlist backup or by an import")
         }
-        do {
-            return try JSONDecoder.archive.decode(Archive.self, from: data)
-        } catch let error as DecodingError {
-            throw ArchiveError(error, in: data)
+        let (names, missing) = try photoFiles(referencedBy: copy, in: WishlistStore.imagesDirectory(forDatabaseAt: copy.path))
+        guard missing.isEmpty else {
+            throw BackupError(description: "the backup is incomplete: photos missing from \(folder.path)/images: \(missing.joined(separator: ", "))")
         }
+        let photos = try ImageStore(directory: WishlistStore.imagesDirectory(forDatabaseAt: databasePath))
+        let backupPhotos = try ImageStore(directory: WishlistStore.imagesDirectory(forDatabaseAt: copy.path))
+        for name in names.sorted() {
+            guard let format = ImageFormat(fileExtension: String(name.split(separator: ".")[1])) else { continue }
+            let stored = try photos.store(fileAt: try backupPhotos.url(for: name).path, format: format)
+            guard stored.name == name else {
+                throw BackupError(description: "the backup's photo \(name) does not match its content; nothing in the database was changed")
+            }
+        }
+        let database = try Database(path: databasePath, migrations: Schema.migrations)
+        defer { database.close() }
+        try database.restore(from: copy.path)
+        return BackupSummary(folder: folder, photoFiles: names.count)
+    }
+
+    /// Copies (and syncs) every photo file the backed-up database refers to; returns how many
+    /// were copied and the names that had no file.
+    private static func copyPhotos(referencedBy database: URL, from photos: URL) throws -> (copied: Int, missing: [String]) {
+        let (names, missing) = try photoFiles(referencedBy: database, in: photos)
+        let destination = WishlistStore.imagesDirectory(forDatabaseAt: database.path)
+        try? FileManager.default.removeItem(at: destination)
+        try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+        for name in names.sorted() where !missing.contains(name) {
+            try FileManager.default.copyItem(at: photos.appendingPathComponent(name), to: destination.appendingPathComponent(name))
+            try synchronize(destination.appendingPathComponent(name))
+        }
+        try synchronize(destination)
+        return (names.count - missing.count, missing)
+    }
+
+    /// The photo files the database file refers to, and those of them not in `folder`. Opening
+    /// the copy with the app's schema also proves that it opens.
+    private static func photoFiles(referencedBy database: URL, in folder: URL) throws -> (names: Set<String>, missing: [String]) {
+        let copy = try Database(path: database.path, migrations: Schema.migrations)
+        defer { copy.close() }
+        let names = try copy.read(PhotoRows.referencedFiles)
+        let missing = names.filter { name in
+            !ImageStore.isValidName(name) || !FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path)
+        }
+        return (names, missing.sorted())
+    }
+
+    /// Flushes a file or a folder's entries to the disk, so the backup survives a power cut.
+    private static func synchronize(_ url: URL) throws {
+        let descriptor = open(url.path, O_RDONLY)
+        guard descriptor >= 0 else { throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
     }
 }

@@ -29,6 +29,29 @@ enum PhotoRows {
         return connection.lastInsertedRowID
     }
 
+    /// Gives `tripID` the photo `sourceTripID` shows (its image row, thumbnail and sizes).
+    static func copyPhoto(fromTrip sourceTripID: Int64, toTrip tripID: Int64, on connection: Connection) throws {
+        try connection.execute("""
+            UPDATE Trip SET (thumbnail, thumbnail_format, thumbnail_width, thumbnail_height,
+                             photo_version, photo_width, photo_height, image_id) =
+                (SELECT thumbnail, thumbnail_format, thumbnail_width, thumbnail_height,
+                        photo_version, photo_width, photo_height, image_id FROM Trip WHERE id = ?2)
+            WHERE id = ?1
+            """, [tripID, sourceTripID])
+    }
+
+    /// Deletes the image rows no trip shows (when triggers are set aside, as in an import);
+    /// returns their files and how many originals they were.
+    static func deleteUnusedImages(on connection: Connection) throws -> (files: [String], originals: Int) {
+        let unused = "SELECT id FROM TripImage WHERE id NOT IN (SELECT image_id FROM Trip WHERE image_id IS NOT NULL)"
+        let rows = try connection.fetchAll("SELECT file_name, display_file_name FROM TripImage WHERE id IN (\(unused))")
+        try connection.execute("DELETE FROM TripImage WHERE id IN (\(unused))")
+        let files = try rows.flatMap { row in
+            [try row.decode("file_name", as: String.self), try row.decode("display_file_name", as: String?.self)].compactMap { $0 }
+        }
+        return (files, rows.count)
+    }
+
     /// The files of the trip's current photo.
     static func files(ofTrip tripID: Int64, on connection: Connection) throws -> [String] {
         guard let row = try connection.fetchOne("""

@@ -2,7 +2,7 @@ import Foundation
 import Imaging
 
 /// Large, deterministic wishlists for benchmarks and load tests, written as archives that
-/// `wishlist import` (or `Backup.import`) loads.
+/// `wishlist import` (or `WishlistArchive.import`) loads.
 public enum SampleData {
     /// Writes an archive of `trips` trips with `activitiesPerTrip` activities each. The same
     /// seed always gives the same file. Names mix a few hundred places and themes (some with

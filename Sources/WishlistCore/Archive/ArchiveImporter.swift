@@ -1,0 +1,108 @@
+import Foundation
+import Persistence
+
+/// The rows of an import, inside its transaction with the triggers set aside: the new trips are
+/// inserted after the current ones, take their photos (from the archive, or carried over from
+/// the current trip they match), and then the current trips and the images nothing shows go.
+struct ArchiveImporter {
+    let connection: Connection
+    /// Dates the trips that the document leaves undated.
+    let importTime: Date
+
+    /// What identifies a trip in a document that has no ids: its name and collection, and which
+    /// one it is among trips sharing both, in the order they were added.
+    private struct TripKey: Hashable {
+        let name: String
+        let collection: String
+        let occurrence: Int
+    }
+
+    /// Hands out keys in order, counting trips that share a name and collection.
+    private struct KeyCounter {
+        private var seen: [TripKey: Int] = [:]
+
+        mutating func key(name: String, collection: String) -> TripKey {
+            let first = TripKey(name: name, collection: collection, occurrence: 0)
+            let occurrence = seen[first, default: 0]
+            seen[first] = occurrence + 1
+            return TripKey(name: name, collection: collection, occurrence: occurrence)
+        }
+    }
+
+    /// The current trips: by key, and the first trip showing each photo file.
+    private struct CurrentTrips {
+        var byKey: [TripKey: (id: Int64, hasPhoto: Bool)] = [:]
+        var byPhotoFile: [String: Int64] = [:]
+        var lastID: Int64 = 0
+    }
+
+    func replaceTrips(with trips: [ArchiveTrip], photos: [String: StoredPhoto], total: Int,
+                      progress: (ArchiveProgress) -> Void) throws -> (summary: ImportSummary, releasedFiles: [String]) {
+        let current = try currentTrips()
+        try connection.execute("DELETE FROM Activity; UPDATE Goal SET date_achieved = NULL")
+        var summary = ImportSummary(trips: trips.count, activities: 0)
+        var keys = KeyCounter()
+        var done = 0
+        var nextReport = 0
+        for (index, trip) in trips.enumerated() {
+            if done >= nextReport {
+                progress(ArchiveProgress(itemsDone: done, itemsTotal: total))
+                nextReport = done + 10_000
+            }
+            let tripID = try insert(trip, importTime: importTime)
+            let key = keys.key(name: trip.name, collection: trip.collection.rawValue)
+            switch trip.photo {
+            case .none:
+                break
+            case .file(let name):
+                if let stored = photos[name] {
+                    try PhotoRows.attach(stored, toTrip: tripID, on: connection)
+                    summary.photosFromArchive += 1
+                } else if let source = current.byPhotoFile[name] {
+                    try PhotoRows.copyPhoto(fromTrip: source, toTrip: tripID, on: connection)
+                    summary.photosKept += 1
+                } else {
+                    throw ArchiveError(location: "trips[\(index)].photo", message: "is not in the photo library; import the zip archive that carries it")
+                }
+            case .keepMatching:
+                guard let match = current.byKey[key], match.hasPhoto else { break }
+                try PhotoRows.copyPhoto(fromTrip: match.id, toTrip: tripID, on: connection)
+                summary.photosKept += 1
+            }
+            done += 1 + trip.activities.count
+        }
+        try connection.execute("DELETE FROM Trip WHERE id <= ?", [current.lastID])
+        let released = try PhotoRows.deleteUnusedImages(on: connection)
+        summary.photosRemoved = released.originals
+        return (summary, released.files)
+    }
+
+    private func currentTrips() throws -> CurrentTrips {
+        var current = CurrentTrips()
+        var keys = KeyCounter()
+        for row in try connection.fetchAll("""
+            SELECT Trip.id, name, collection, TripImage.file_name FROM Trip
+            LEFT JOIN TripImage ON TripImage.id = Trip.image_id ORDER BY Trip.id
+            """) {
+            let id: Int64 = row["id"]
+            let file: String? = row["file_name"]
+            current.byKey[keys.key(name: row["name"], collection: row["collection"])] = (id, file != nil)
+            if let file, current.byPhotoFile[file] == nil { current.byPhotoFile[file] = id }
+            current.lastID = id
+        }
+        return current
+    }
+
+    private func insert(_ trip: ArchiveTrip, importTime: Date) throws -> Int64 {
+        let creationDate = trip.creationDate ?? importTime
+        let tripID = try Rows.insertTrip(name: trip.name, subtitle: trip.subtitle, collection: trip.collection,
+                                         creationDate: creationDate, on: connection)
+        for activity in trip.activities {
+            let dateCreated = activity.dateCreated ?? creationDate
+            _ = try Rows.insertActivity(tripID: tripID, name: activity.name, isComplete: activity.isComplete,
+                                        dateCreated: dateCreated, dateEdited: activity.dateEdited ?? dateCreated,
+                                        on: connection)
+        }
+        return tripID
+    }
+}

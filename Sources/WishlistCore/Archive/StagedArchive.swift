@@ -1,0 +1,133 @@
+import FileArchive
+import Foundation
+import Imaging
+
+/// An archive file read and checked in full, before anything in the wishlist changes: the
+/// document decoded, and for a zip archive every photo extracted into a staging folder beside
+/// the database, its content hash compared with its name, and thumbnailed. Any problem throws an
+/// `ArchiveError` naming the first one. The staging folder goes when this is released, so a
+/// screen can hold one while a person looks at its `preview`, then import it.
+public final class StagedArchive: @unchecked Sendable {
+    /// The document inside a zip archive; photos are `photos/<sha256>.<extension>`.
+    static let documentEntry = "wishlist.json"
+    static let photoFolder = "photos/"
+    /// Zip files start with a local file header, "PK\3\4"; anything else is read as JSON.
+    static let zipSignature: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
+
+    let document: Archive
+    /// Whether the file was a zip archive (carrying photos) rather than a plain document.
+    let isPackage: Bool
+    /// The photos the document's trips name, by stored-file name, ready to store.
+    let photos: [String: PreparedPhoto]
+    private let staging: URL
+
+    init(url: URL, library: PhotoLibrary, limits: FileArchiveLimits, existingPhotos: () throws -> Set<String>) throws {
+        let staging = library.directory.deletingLastPathComponent()
+            .appendingPathComponent(".import-\(UUID().uuidString)", isDirectory: true)
+        self.staging = staging
+        isPackage = try Self.startsWithZipSignature(url)
+        // deinit does not run when init throws before every property is set.
+        do {
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+            (document, photos) = try Self.read(url, isPackage: isPackage, staging: staging, library: library,
+                                               limits: limits, existingPhotos: existingPhotos)
+        } catch {
+            try? FileManager.default.removeItem(at: staging)
+            throw error
+        }
+    }
+
+    private static func read(_ url: URL, isPackage: Bool, staging: URL, library: PhotoLibrary, limits: FileArchiveLimits,
+                             existingPhotos: () throws -> Set<String>) throws -> (Archive, [String: PreparedPhoto]) {
+        guard isPackage else {
+            let document = try WishlistArchive.read(url)
+            let existing = try existingPhotos()
+            try checkReferences(in: document) { existing.contains($0) ? nil : "is not in the photo library; import the zip archive that carries it" }
+            return (document, [:])
+        }
+        let extracted = try extract(url, into: staging, limits: limits)
+        let document = try WishlistArchive.read(extracted.document)
+        return (document, try prepare(extracted.photos, namedBy: document, with: library))
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: staging)
+    }
+
+    public var preview: ArchivePreview {
+        ArchivePreview(formatVersion: document.formatVersion, exportedAt: document.exportedAt, isPackage: isPackage,
+                       trips: document.trips.count, activities: document.trips.reduce(0) { $0 + $1.activities.count },
+                       photos: photos.count)
+    }
+
+    private static func startsWithZipSignature(_ url: URL) throws -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else {
+            throw ArchiveError(location: "", message: "cannot read \(url.path)")
+        }
+        defer { try? handle.close() }
+        return (try handle.read(upToCount: zipSignature.count)).map(Array.init) == zipSignature
+    }
+
+    /// Extracts the document and the photos; photos land in a staging `ImageStore`, which names
+    /// them by their content, so a photo whose bytes do not match its name is caught here.
+    private static func extract(_ url: URL, into staging: URL, limits: FileArchiveLimits) throws -> (document: URL, photos: ImageStore) {
+        let stagedPhotos = try ImageStore(directory: staging.appendingPathComponent("photos"))
+        let document = staging.appendingPathComponent(documentEntry)
+        var hasDocument = false
+        do {
+            let reader = try FileArchiveReader(path: url.path, limits: limits)
+            while let name = try reader.nextEntry() {
+                if name == documentEntry, !hasDocument {
+                    try reader.extract(to: document.path)
+                    hasDocument = true
+                    continue
+                }
+                let file = String(name.dropFirst(photoFolder.count))
+                guard name.hasPrefix(photoFolder), ImageStore.isValidName(file), let format = ImageFormat(fileExtension: String(file.split(separator: ".")[1])) else {
+                    throw ArchiveError(location: name, message: "is not part of a wishlist archive (expected \(documentEntry) and \(photoFolder)<sha256>.<extension>)")
+                }
+                let incoming = staging.appendingPathComponent("incoming").path
+                try reader.extract(to: incoming)
+                defer { unlink(incoming) }
+                let stored = try stagedPhotos.store(fileAt: incoming, format: format)
+                guard stored.name == file else {
+                    throw ArchiveError(location: name, message: "its content does not match its name (SHA-256 \(stored.name.prefix(64))): the archive is damaged or was altered")
+                }
+            }
+        } catch let error as FileArchiveError {
+            throw ArchiveError(location: error.entry, message: error.message)
+        }
+        guard hasDocument else { throw ArchiveError(location: "", message: "the archive has no \(documentEntry)") }
+        return (document, stagedPhotos)
+    }
+
+    /// Thumbnails every photo the document names (each once); checks that each is an image of
+    /// the type its name says, within the library's limits.
+    private static func prepare(_ staged: ImageStore, namedBy document: Archive, with library: PhotoLibrary) throws -> [String: PreparedPhoto] {
+        try checkReferences(in: document) { (try? staged.url(for: $0)).map { FileManager.default.fileExists(atPath: $0.path) } == true
+            ? nil : "names \(photoFolder)\($0), which is not in the archive" }
+        var prepared: [String: PreparedPhoto] = [:]
+        for trip in document.trips {
+            guard case .file(let name) = trip.photo, prepared[name] == nil else { continue }
+            let location = photoFolder + name
+            do {
+                let photo = try library.prepare(fileAt: try staged.url(for: name).path)
+                guard name.hasSuffix(".\(photo.format.fileExtension)") else {
+                    throw ArchiveError(location: location, message: "is a \(photo.format.fileExtension) image under another extension")
+                }
+                prepared[name] = photo
+            } catch let error as ValidationError {
+                throw ArchiveError(location: location, message: error.message)
+            }
+        }
+        return prepared
+    }
+
+    /// Throws for the first trip whose photo file `problem` finds fault with.
+    private static func checkReferences(in document: Archive, _ problem: (String) throws -> String?) throws {
+        for (index, trip) in document.trips.enumerated() {
+            guard case .file(let name) = trip.photo, let message = try problem(name) else { continue }
+            throw ArchiveError(location: "trips[\(index)].photo", message: message)
+        }
+    }
+}

@@ -1,0 +1,196 @@
+import FileArchive
+import Foundation
+import Imaging
+import Persistence
+import TestSupport
+import Testing
+@testable import WishlistCore
+
+/// Archives with photos, backups and restores: real zip files, real libvips images, real SQLite.
+@Suite struct PhotoArchiveTests {
+    let fixtures: PhotoFixtures
+
+    init() throws {
+        fixtures = try PhotoFixtures()
+    }
+
+    /// A wishlist whose trips show the sample photos plus a JPEG and a HEIC (which has a rendition).
+    private func wishlistWithPhotos(clock: ManualClock? = nil) throws -> TestStore {
+        let test = try TestStore(clock: clock)
+        let jpeg = try fixtures.write(fixtures.photo(width: 900, height: 600), as: "lisbon.jpg")
+        try test.store.addTrip(TripDraft(name: "Lisbon Trams", collection: .springEscapes), photoAt: jpeg)
+        let heic = try fixtures.save(fixtures.markedImage(width: 640, height: 400), as: "porto.heic")
+        try test.store.addTrip(TripDraft(name: "Porto", collection: .summerVibes), photoAt: heic)
+        return test
+    }
+
+    /// Each trip's name with the content of its original photo (nil: no photo), and whether its
+    /// thumbnail and the file the browser gets are there.
+    private func photos(of test: TestStore) throws -> [String: [UInt8]?] {
+        let rows = try test.store.database.read { try $0.fetchAll("""
+            SELECT Trip.id, Trip.name, TripImage.file_name FROM Trip LEFT JOIN TripImage ON TripImage.id = Trip.image_id
+            """) }
+        var photos: [String: [UInt8]?] = [:]
+        for row in rows {
+            guard let file: String = row["file_name"] else { photos[row["name"]] = .some(nil); continue }
+            let tripID: Int64 = row["id"]
+            #expect(try test.store.thumbnail(tripID: tripID) != nil, "thumbnail of \(row["name"] as String)")
+            let shown = try #require(try test.store.photoFile(tripID: tripID))
+            #expect(test.store.photos.contains(shown.fileName), "file shown for \(row["name"] as String)")
+            photos[row["name"]] = try fixtures.bytes(test.store.photos.url(for: file).path)
+        }
+        return photos
+    }
+
+    private func leftovers(in test: TestStore) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: test.directory.path).filter { $0.hasPrefix(".") }
+    }
+
+    @Test func anArchiveCarriesEveryPhotoIntoAnEmptyAndIntoTheSameWishlist() throws {
+        let source = try wishlistWithPhotos()
+        let expected = try photos(of: source)
+        #expect(expected.values.compactMap { $0 }.count == 14)
+        let archive = URL(fileURLWithPath: source.directory.path + "/wishlist.zip")
+        try WishlistArchive(store: source.store).export(to: archive)
+
+        let empty = try TestStore()
+        try empty.deleteAllTrips()
+        do {
+            let staged = try WishlistArchive(store: empty.store).stage(archive)
+            #expect(staged.preview.isPackage && staged.preview.trips == 14 && staged.preview.photos == 14)
+            let summary = try WishlistArchive(store: empty.store).import(staged)
+            #expect(summary.photosFromArchive == 14 && summary.photosRemoved == 0)
+        }
+        #expect(try photos(of: empty) == expected)
+        _ = try empty.store.sweepPhotos()
+        #expect(try photos(of: empty) == expected, "the startup sweep keeps every imported file")
+
+        let again = try WishlistArchive(store: source.store).import(from: archive)
+        #expect(again.photosFromArchive == 14 && again.photosRemoved == 0)
+        #expect(try photos(of: source) == expected)
+        #expect(try source.store.sweepPhotos().removedFiles.isEmpty)
+        #expect(try leftovers(in: empty).isEmpty && leftovers(in: source).isEmpty, "no staging folder is left")
+    }
+
+    /// The user's report: export to JSON, import it back, and every photo was gone.
+    @Test func reimportingAPlainDocumentKeepsEveryPhoto() throws {
+        let test = try wishlistWithPhotos()
+        let expected = try photos(of: test)
+        let document = URL(fileURLWithPath: test.directory.path + "/x.json")
+        try WishlistArchive(store: test.store).export(to: document)
+
+        let summary = try WishlistArchive(store: test.store).import(from: document)
+        #expect(summary.photosKept == 14 && summary.photosRemoved == 0)
+        #expect(try photos(of: test) == expected)
+        #expect(try test.store.sweepPhotos().removedFiles.isEmpty)
+    }
+
+    @Test func aDocumentWithoutPhotosKeepsThePhotosOfTripsWithTheSameNameAndCollection() throws {
+        let test = try wishlistWithPhotos()
+        let before = try photos(of: test)
+        let document = URL(fileURLWithPath: test.directory.path + "/script.json")
+        try Data("""
+            {"formatVersion": 1, "trips": [
+              {"name": "Lisbon Trams", "collection": "springEscapes", "activities": [{"name": "Ride tram 28"}]},
+              {"name": "Porto", "collection": "winterRetreats"},
+              {"name": "Lisbon Trams", "collection": "springEscapes"}
+            ]}
+            """.utf8).write(to: document)
+
+        let summary = try WishlistArchive(store: test.store).import(from: document)
+        // The first Lisbon matches; Porto moved collection and the second Lisbon has no twin.
+        #expect(summary.photosKept == 1 && summary.photosRemoved == 13)
+        let lisbon = try #require(try test.store.trips(in: .springEscapes).first { $0.activityCount == 1 })
+        let file = try #require(try test.store.photoFile(tripID: lisbon.id))
+        #expect(try fixtures.bytes(test.store.photos.url(for: file.fileName).path) == before["Lisbon Trams"]!)
+        #expect(try test.count("SELECT count(*) FROM TripImage") == 1)
+    }
+
+    /// An archive written by hand with the given entries (file contents).
+    private func handMadeArchive(_ entries: [(String, [UInt8])], in test: TestStore) throws -> URL {
+        let url = URL(fileURLWithPath: test.directory.path + "/hand-made-\(UUID().uuidString).zip")
+        let writer = try FileArchiveWriter(path: url.path)
+        for (name, bytes) in entries {
+            try writer.add(name: name, fileAt: try fixtures.write(bytes, as: UUID().uuidString))
+        }
+        try writer.finish()
+        return url
+    }
+
+    @Test func aBadArchiveNamesItsFirstProblemAndChangesNothing() throws {
+        let test = try wishlistWithPhotos()
+        let before = try photos(of: test)
+        let filesBefore = try fixtures.storedFiles(test.store)
+        let photo = try fixtures.photo(width: 300, height: 200, seed: 7)
+        let photoPath = try fixtures.write(photo, as: "new.jpg")
+        let name = "\(try fixtures.sha256(of: photoPath)).jpg"
+        let other = try fixtures.photo(width: 300, height: 200, seed: 8)
+        func document(photo: String) -> [UInt8] {
+            Array(#"{"formatVersion": 2, "trips": [{"name": "New", "collection": "fallGetaways", "photo": "\#(photo)"}]}"#.utf8)
+        }
+        let cases: [(entries: [(String, [UInt8])], problem: String)] = [
+            ([("wishlist.json", document(photo: name)), ("../\(name)", photo)],
+             "../\(name): names a parent folder (..); only names inside the archive are allowed"),
+            ([("wishlist.json", document(photo: name)), ("/tmp/\(name)", photo)],
+             "/tmp/\(name): has an absolute name; only names inside the archive are allowed"),
+            ([("wishlist.json", document(photo: name)), ("photos/\(name)", other)],
+             "photos/\(name): its content does not match its name (SHA-256 \(try fixtures.sha256(of: fixtures.write(other, as: "other.jpg")))): the archive is damaged or was altered"),
+            ([("wishlist.json", document(photo: name))],
+             "trips[0].photo: names photos/\(name), which is not in the archive"),
+            ([("photos/\(name)", photo)], "the archive has no wishlist.json"),
+            ([("wishlist.json", document(photo: name)), ("photos/\(name)", Array(photo.prefix(2000)))],
+             "photos/\(name): its content does not match its name"),
+        ]
+        for (entries, problem) in cases {
+            let url = try handMadeArchive(entries, in: test)
+            #expect {
+                try WishlistArchive(store: test.store).import(from: url)
+            } throws: { error in
+                (error as? ArchiveError)?.description.hasPrefix(problem) == true
+            }
+            #expect(try photos(of: test) == before)
+            #expect(try fixtures.storedFiles(test.store) == filesBefore)
+            #expect(try leftovers(in: test).filter { $0.hasPrefix(".import-") }.isEmpty)
+        }
+    }
+
+    @Test func aTruncatedArchiveChangesNothing() throws {
+        let test = try wishlistWithPhotos()
+        let before = try photos(of: test)
+        let archive = URL(fileURLWithPath: test.directory.path + "/wishlist.zip")
+        try WishlistArchive(store: test.store).export(to: archive)
+        let bytes = try Data(contentsOf: archive)
+        try bytes.prefix(bytes.count / 2).write(to: archive)
+
+        #expect(throws: ArchiveError.self) { try WishlistArchive(store: test.store).import(from: archive) }
+        #expect(try photos(of: test) == before)
+    }
+
+    @Test func restoreBringsBackTheWishlistBeforeAnImportEvenWhileItIsOpen() throws {
+        // The backup's folder is named by the store's clock.
+        let test = try wishlistWithPhotos(clock: ManualClock(startingAt: Date(timeIntervalSince1970: 1_795_960_980)))
+        let before = try photos(of: test)
+        let backup = try Backup.beforeImport(of: test.store)
+        #expect(backup.folder.path == test.directory.path + "/backups/import-20261129-140300")
+        #expect(backup.photoFiles == 15)
+        let document = URL(fileURLWithPath: test.directory.path + "/other.json")
+        try Data(#"{"formatVersion": 1, "trips": [{"name": "Only", "collection": "fallGetaways"}]}"#.utf8).write(to: document)
+        try WishlistArchive(store: test.store).import(from: document)
+        _ = try test.store.sweepPhotos()
+        #expect(try photos(of: test) == ["Only": [UInt8]?.none])
+
+        // `test.store` stays open, as a running server's would.
+        try Backup.restore(from: backup.folder, toDatabaseAt: test.directory.databasePath)
+        #expect(try photos(of: test) == before)
+        try test.reopen()
+        #expect(try photos(of: test) == before)
+        #expect(try test.store.search("porto").trips.map(\.name) == ["Porto"])
+    }
+
+    @Test func restoreRefusesAFolderThatIsNotABackup() throws {
+        let test = try TestStore()
+        let folder = URL(fileURLWithPath: test.directory.path + "/not-a-backup")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        #expect(throws: BackupError.self) { try Backup.restore(from: folder, toDatabaseAt: test.directory.databasePath) }
+    }
+}
