@@ -26,13 +26,15 @@ let package = Package(
                        providers: [.apt(["libmagic-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CWebPMux", pkgConfig: "libwebpmux",
+                       providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CMalloc"),
 
         // General libraries.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CZlib"]),
         .target(name: "Mustache"),
         .target(name: "Persistence", dependencies: ["CSQLite"]),
-        .target(name: "Imaging", dependencies: ["CVips", "CMagic"]),
+        .target(name: "Imaging", dependencies: ["CVips", "CMagic", "CWebPMux"]),
 
         // The app.
         .target(name: "WishlistCore", dependencies: ["Persistence", "Imaging"]),

@@ -68,7 +68,9 @@ struct TripPage {
             "percentComplete": .int(TripViews.percent(trip.completionFraction)),
         ]
         if let photo = trip.photo {
-            context["photoURL"] = .string(PhotoRoutes.photoURL(tripID: trip.id, version: photo.version))
+            context["photoURL"] = .string(PhotoRoutes.renditionURL(tripID: trip.id, size: .large, version: photo.version))
+            context["photoSourceSet"] = .string(PhotoRoutes.renditionSourceSet(tripID: trip.id, photo: photo))
+            context["originalURL"] = .string(PhotoRoutes.originalURL(tripID: trip.id, version: photo.version))
             context["photoWidth"] = .int(photo.width)
             context["photoHeight"] = .int(photo.height)
             context["photoAlt"] = .string("Photo of \(trip.name)")
