@@ -126,7 +126,7 @@ import Testing
         // so even a loaded machine stays far below this bound unless the pixels were decoded.
         #expect(ContinuousClock.now - started < .seconds(3))
         #expect(ImagingError.tooManyPixels(width: 20_000, height: 20_000, limit: 100_000_000).description
-            == "The image is 20000×20000 pixels; the limit is 100 megapixels.")
+            == "The image is 20000×20000 pixels, over the limit of 100000000 pixels.")
     }
 
     @Test func pixelLimitIsInclusive() throws {
