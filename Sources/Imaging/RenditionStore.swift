@@ -51,9 +51,9 @@ public struct RenditionStore: Sendable {
 
     /// Whether `name` has the form `<64 lowercase hex digits>-<digits>.<extension of an ImageFormat>`.
     static func isRenditionName(_ name: String) -> Bool {
-        let parts = name.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, let dot = parts[1].firstIndex(of: "."),
-              !parts[1][..<dot].isEmpty, parts[1][..<dot].allSatisfy(\.isASCII), Int(parts[1][..<dot]) != nil else { return false }
-        return ImageStore.isValidName("\(parts[0])\(parts[1][dot...])")
+        guard let dash = name.firstIndex(of: "-"), let dot = name.lastIndex(of: "."), dash < dot else { return false }
+        let side = name[name.index(after: dash)..<dot]
+        guard !side.isEmpty, side.allSatisfy({ ("0"..."9").contains($0) }) else { return false }
+        return ImageStore.isValidName(String(name[..<dash] + name[dot...]))
     }
 }
