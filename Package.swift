@@ -30,6 +30,8 @@ let package = Package(
                        providers: [.apt(["libmagic-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CWebPMux", pkgConfig: "libwebpmux",
+                       providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive",
                        providers: [.apt(["libarchive-dev"])]),
@@ -38,7 +40,7 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CZlib"]),
         .target(name: "Mustache"),
         .target(name: "Persistence", dependencies: ["CSQLite"]),
-        .target(name: "Imaging", dependencies: ["CVips", "CMagic"]),
+        .target(name: "Imaging", dependencies: ["CVips", "CMagic", "CWebPMux"]),
         .target(name: "FileArchive", dependencies: ["CArchive"]),
 
         // The app.

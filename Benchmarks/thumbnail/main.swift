@@ -63,6 +63,16 @@ func withConcurrency(_ threads: Int32, _ work: () throws -> Void) rethrows {
 let arguments = CommandLine.arguments
 let thumbnailer = Thumbnailer()
 
+/// Checks the file and makes a thumbnail, as an upload does.
+func checkedThumbnail(_ path: String, format: OutputFormat = .jpeg) throws -> EncodedImage {
+    try thumbnailer.makeThumbnail(of: thumbnailer.inspect(path: path), format: format)
+}
+
+/// The display renditions an upload makes, with PhotoLibrary's sides (`DisplaySize`), format and quality.
+func renditions(_ info: ImageInfo, format: OutputFormat = .jpeg, quality: Int = 82) throws -> [EncodedImage] {
+    try thumbnailer.makeRenditions(of: info, maxSides: [2048, 1024], format: format, quality: quality)
+}
+
 switch arguments.dropFirst().first {
 case "generate":  // generate <path> <width> <height>: a photo-like JPEG (landscape + grain)
     let colors = [RGBColor(red: 70, green: 130, blue: 210), RGBColor(red: 240, green: 190, blue: 140), RGBColor(red: 60, green: 120, blue: 70)]
@@ -70,24 +80,35 @@ case "generate":  // generate <path> <width> <height>: a photo-like JPEG (landsc
     try Data(bytes).write(to: URL(fileURLWithPath: arguments[2]))
 
 case "once":  // once <path>: one warm-up, then the time of one 480 px JPEG thumbnail in ms
-    _ = try thumbnailer.makeThumbnail(path: arguments[2])
-    print(String(format: "%.3f", try milliseconds { _ = try thumbnailer.makeThumbnail(path: arguments[2]) }))
+    _ = try checkedThumbnail(arguments[2])
+    print(String(format: "%.3f", try milliseconds { _ = try checkedThumbnail(arguments[2]) }))
 
 case "variants":  // variants <path> <rounds>: in-process variants of the same thumbnail
     let path = arguments[2]
     try compare([
-        Variant(label: "Thumbnailer JPEG 480 (libvips concurrency 1)") { _ = try thumbnailer.makeThumbnail(path: path) },
-        Variant(label: "Thumbnailer JPEG 480, libvips concurrency 2") { try withConcurrency(2) { _ = try thumbnailer.makeThumbnail(path: path) } },
-        Variant(label: "Thumbnailer WebP 480") { _ = try thumbnailer.makeThumbnail(path: path, format: .webp) },
+        Variant(label: "Thumbnailer JPEG 480 (libvips concurrency 1)") { _ = try checkedThumbnail(path) },
+        Variant(label: "Thumbnailer JPEG 480, libvips concurrency 2") { try withConcurrency(2) { _ = try checkedThumbnail(path) } },
+        Variant(label: "Thumbnailer WebP 480") { _ = try checkedThumbnail(path, format: .webp) },
         Variant(label: "bare vips_thumbnail + jpegsave_buffer") { bareThumbnail(path) },
         Variant(label: "bare + vips_thread_shutdown()") { bareThumbnail(path); vips_thread_shutdown() },
     ], rounds: Int(arguments[3])!)
-    let thumbnail = try thumbnailer.makeThumbnail(path: path)
+    let thumbnail = try checkedThumbnail(path)
     print("thumbnail: \(thumbnail.width)×\(thumbnail.height), \(thumbnail.bytes.count) bytes")
+
+case "renditions":  // renditions <path> <rounds>: what an upload adds to the thumbnail
+    let info = try thumbnailer.inspect(path: arguments[2])
+    try compare([
+        Variant(label: "renditions 2048 + 1024, JPEG Q82 (the app's)") { _ = try renditions(info) },
+        Variant(label: "renditions 2048 + 1024, WebP Q80") { _ = try renditions(info, format: .webp, quality: 80) },
+        Variant(label: "renditions 2048 alone, JPEG Q82") {
+            _ = try thumbnailer.makeRenditions(of: info, maxSides: [2048], format: .jpeg, quality: 82)
+        },
+    ], rounds: Int(arguments[3])!)
+    for image in try renditions(info) { print("rendition: \(image.width)×\(image.height), \(image.bytes.count) bytes") }
 
 case "peak":  // peak <path>: one thumbnail in a fresh process, then the peak resident memory
     let before = peakResidentMegabytes()
-    let thumbnail = try thumbnailer.makeThumbnail(path: arguments[2])
+    let thumbnail = try checkedThumbnail(arguments[2])
     print(String(format: "peak RSS %.1f MB (%.1f MB before the thumbnail), thumbnail %d bytes",
                  peakResidentMegabytes(), before, thumbnail.bytes.count))
 
@@ -116,6 +137,6 @@ case "magic":  // magic <path> <rounds>: libmagic costs behind MediaType's one-h
     ], rounds: Int(arguments[3])!)
 
 default:
-    print("usage: thumbnail-bench generate|once|variants|peak|generator|magic …  (see ./run)")
+    print("usage: thumbnail-bench generate|once|variants|renditions|peak|generator|magic …  (see ./run)")
     exit(2)
 }

@@ -31,6 +31,10 @@ static inline int shim_vips_thumbnail(const char *path, VipsImage **out, int wid
                                       VipsSize size, VipsFailOn fail_on) {
     return vips_thumbnail(path, out, width, "height", height, "size", size, "fail_on", fail_on, NULL);
 }
+/// Resizes an image already in memory (a decoded rendition) to fit, never enlarging.
+static inline int shim_vips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height) {
+    return vips_thumbnail_image(in, out, width, "height", height, "size", VIPS_SIZE_DOWN, NULL);
+}
 
 // Saving. Metadata stripping is requested here and also done by the caller, because
 // webpsave in libvips 8.14 ignores `strip`.

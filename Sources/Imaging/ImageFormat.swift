@@ -39,16 +39,6 @@ public enum ImageFormat: String, CaseIterable, Sendable, Codable {
     /// Whether common browsers show this format in an `<img>`; HEIC needs a JPEG rendition.
     public var isBrowserDisplayable: Bool { self != .heif }
 
-    var displayName: String {
-        switch self {
-        case .jpeg: "JPEG"
-        case .png: "PNG"
-        case .webp: "WebP"
-        case .heif: "HEIC"
-        case .gif: "GIF"
-        }
-    }
-
     public init?(fileExtension: String) {
         guard let format = Self.allCases.first(where: { $0.fileExtension == fileExtension }) else { return nil }
         self = format

@@ -25,12 +25,7 @@ public struct ImageStore: Sendable {
 
     /// Opens the directory, creating it if needed.
     public init(directory: URL) throws {
-        self.directory = directory.standardizedFileURL
-        do {
-            try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
-        } catch {
-            throw ImagingError.storageFailed("cannot create \(self.directory.path): \(error.localizedDescription)")
-        }
+        self.directory = try StoreDirectory.create(directory)
     }
 
     /// Copies the file at `path` into the store (hashing while copying, one pass).
@@ -66,26 +61,16 @@ public struct ImageStore: Sendable {
 
     /// Deletes a stored file; deleting one that is already gone is not an error.
     public func remove(name: String) throws {
-        let path = try url(for: name).path
-        guard unlink(path) == 0 || errno == ENOENT else {
-            throw ImagingError.storageFailed("cannot delete \(name): \(String(cString: strerror(errno)))")
-        }
+        try StoreDirectory.delete(try url(for: name))
     }
 
     /// Deletes stored files not in `referenced` and every leftover temporary file; returns
     /// the deleted names, sorted. Files that are neither are left alone.
     @discardableResult
     public func sweep(keeping referenced: Set<String>) throws -> [String] {
-        let unwanted = try entries().filter { name in
+        try StoreDirectory.deleteEntries(of: directory) { name in
             name.hasPrefix(Self.temporaryPrefix) || (Self.isValidName(name) && !referenced.contains(name))
         }
-        for name in unwanted {
-            let path = directory.appendingPathComponent(name).path
-            guard unlink(path) == 0 || errno == ENOENT else {
-                throw ImagingError.storageFailed("cannot delete \(name): \(String(cString: strerror(errno)))")
-            }
-        }
-        return unwanted.sorted()
     }
 
     /// The referenced names that have no file (or are not stored-file names at all), sorted.
@@ -104,14 +89,6 @@ public struct ImageStore: Sendable {
         return digest.count == 64 && digest.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
-    private func entries() throws -> [String] {
-        do {
-            return try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        } catch {
-            throw ImagingError.storageFailed("cannot list \(directory.path): \(error.localizedDescription)")
-        }
-    }
-
     /// Writes through a temporary file in the same directory, then moves it under its content
     /// name: fsync the file, rename (atomic), fsync the directory so the rename survives a crash.
     private func store(format: ImageFormat, writingWith fill: (TemporaryFile) throws -> Void) throws -> StoredFile {
@@ -126,15 +103,50 @@ public struct ImageStore: Sendable {
                 return StoredFile(name: name, format: format, byteCount: temporary.byteCount, isNew: false)
             }
             try temporary.move(to: destination)
-            try synchronizeDirectory()
+            try StoreDirectory.synchronize(directory)
             return StoredFile(name: name, format: format, byteCount: temporary.byteCount, isNew: true)
         } catch {
             temporary.discard()
             throw error
         }
     }
+}
 
-    private func synchronizeDirectory() throws {
+/// File operations shared by the stores, each failure an `ImagingError`.
+enum StoreDirectory {
+    /// The standardized URL of `directory`, created if needed.
+    static func create(_ directory: URL) throws -> URL {
+        let directory = directory.standardizedFileURL
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw ImagingError.storageFailed("cannot create \(directory.path): \(error.localizedDescription)")
+        }
+        return directory
+    }
+
+    /// Deletes the file; one already gone is not an error.
+    static func delete(_ file: URL) throws {
+        guard unlink(file.path) == 0 || errno == ENOENT else {
+            throw ImagingError.storageFailed("cannot delete \(file.lastPathComponent): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Deletes the entries whose names `isUnwanted` picks; returns their names, sorted.
+    static func deleteEntries(of directory: URL, where isUnwanted: (String) -> Bool) throws -> [String] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch {
+            throw ImagingError.storageFailed("cannot list \(directory.path): \(error.localizedDescription)")
+        }
+        let unwanted = names.filter(isUnwanted).sorted()
+        for name in unwanted { try delete(directory.appendingPathComponent(name)) }
+        return unwanted
+    }
+
+    /// Makes renames in `directory` survive a crash.
+    static func synchronize(_ directory: URL) throws {
         let descriptor = Glibc.open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw ImagingError.storageFailed("cannot open \(directory.path): \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Why an image was refused or could not be processed. `description` is a sentence fit to
-/// show to the person who uploaded the file.
+/// Why an image was refused or could not be processed. `description` says what happened, for
+/// logs and error pages; the words for the person who uploaded the file are the app's (in
+/// WishlistCore, `PhotoProblem`).
 public enum ImagingError: Error, Equatable, CustomStringConvertible, LocalizedError {
     /// The bytes are not one of the supported image formats; carries the detected MIME type.
     case unsupportedType(String)
@@ -20,10 +21,9 @@ public enum ImagingError: Error, Equatable, CustomStringConvertible, LocalizedEr
     public var description: String {
         switch self {
         case .unsupportedType(let mediaType):
-            let accepted = ImageFormat.allCases.map(\.displayName).joined(separator: ", ")
-            return "This file is \(mediaType), not a supported image. Accepted formats: \(accepted)."
+            return "The file is \(mediaType), not a supported image."
         case .tooManyPixels(let width, let height, let limit):
-            return "The image is \(width)×\(height) pixels; the limit is \(Self.megapixels(limit)) megapixels."
+            return "The image is \(width)×\(height) pixels, over the limit of \(limit) pixels."
         case .corrupt(let detail):
             return "The image is damaged or incomplete and cannot be read (\(detail))."
         case .unreadable(let path, let reason):
@@ -40,9 +40,4 @@ public enum ImagingError: Error, Equatable, CustomStringConvertible, LocalizedEr
     }
 
     public var errorDescription: String? { description }
-
-    private static func megapixels(_ pixels: Int) -> String {
-        let value = Double(pixels) / 1_000_000
-        return value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
-    }
 }

@@ -9,8 +9,10 @@ public struct ImageLimits: Sendable, Equatable {
     }
 }
 
-/// What an image file is, read from its header only.
+/// What an image file is, read from its header only. Only `Thumbnailer.inspect` makes one, so
+/// holding one means the file passed the type and pixel checks: resizing takes it, not a path.
 public struct ImageInfo: Sendable, Equatable {
+    public let path: String
     public let format: ImageFormat
     /// Pixel dimensions as encoded in the file.
     public let width: Int
@@ -58,29 +60,58 @@ public struct Thumbnailer: Sendable {
         guard header.width * header.height <= limits.maxPixels else {
             throw ImagingError.tooManyPixels(width: header.width, height: header.height, limit: limits.maxPixels)
         }
-        return ImageInfo(format: format, width: header.width, height: header.height, orientation: header.orientation)
+        return ImageInfo(path: path, format: format, width: header.width, height: header.height, orientation: header.orientation)
     }
 
     /// A small upright picture whose longer side is at most `maxSide` (never enlarged).
-    public func makeThumbnail(path: String, maxSide: Int = 480, format: OutputFormat = .jpeg, quality: Int = 80) throws -> EncodedImage {
+    public func makeThumbnail(of image: ImageInfo, maxSide: Int = 480, format: OutputFormat = .jpeg, quality: Int = 80) throws -> EncodedImage {
         precondition(maxSide > 0 && (1...100).contains(quality), "maxSide must be positive and quality 1–100")
-        _ = try inspect(path: path)
         defer { Imaging.releaseThreadResources() }
-        // The pipeline runs while encoding, so decoding errors surface there too. fail_on=error:
-        // a truncated or damaged file is refused instead of coming out with grey areas.
-        do {
-            let image = try VipsImageRef.make {
-                shim_vips_thumbnail(path, $0, Int32(maxSide), Int32(maxSide), VIPS_SIZE_DOWN, VIPS_FAIL_ON_ERROR)
-            }
-            return try encode(image.convertedToSRGB().withoutMetadata(), as: format, quality: Int32(quality))
-        } catch ImagingError.processingFailed(let detail) {
-            throw ImagingError.corrupt(detail)  // encoding accepted pixels into memory does not fail by itself
+        return try refusingDamage {
+            try encode(try Self.upright(image, maxSide: maxSide), as: format, quality: Int32(quality))
         }
     }
 
-    /// An upright JPEG browsers can show, for formats they cannot (HEIC); metadata removed.
-    public func makeDisplayRendition(path: String, maxSide: Int = 2560, quality: Int = 85) throws -> EncodedImage {
-        try makeThumbnail(path: path, maxSide: maxSide, format: .jpeg, quality: quality)
+    /// Pictures for display, one per entry of `maxSides` (longest first), each fitted within
+    /// it: upright, in sRGB, without metadata. The file is decoded once, for the largest; the
+    /// others are resized from that in memory.
+    public func makeRenditions(of image: ImageInfo, maxSides: [Int], format: OutputFormat, quality: Int) throws -> [EncodedImage] {
+        precondition(!maxSides.isEmpty && maxSides.allSatisfy { $0 > 0 } && (1...100).contains(quality),
+                     "renditions need positive sides and quality 1–100")
+        defer { Imaging.releaseThreadResources() }
+        let sides = maxSides.sorted(by: >)
+        return try refusingDamage {
+            let streamed = try Self.upright(image, maxSide: sides[0])
+            guard let decoded = vips_image_copy_memory(streamed.pointer) else {
+                throw ImagingError.processingFailed(VipsError.takeMessage())
+            }
+            let largest = VipsImageRef(owning: decoded)
+            return try sides.map { side in
+                let fitted = side == sides[0] ? largest : try VipsImageRef.make {
+                    shim_vips_thumbnail_image(largest.pointer, $0, Int32(side), Int32(side))
+                }
+                return try encode(fitted, as: format, quality: Int32(quality))
+            }
+        }
+    }
+
+    /// The picture shrunk on load to fit `maxSide`, upright, in sRGB, without metadata. Lazy:
+    /// pixels are decoded when it is encoded or copied to memory.
+    private static func upright(_ image: ImageInfo, maxSide: Int) throws -> VipsImageRef {
+        // fail_on=error: a truncated or damaged file is refused instead of coming out with grey areas.
+        try VipsImageRef.make {
+            shim_vips_thumbnail(image.path, $0, Int32(maxSide), Int32(maxSide), VIPS_SIZE_DOWN, VIPS_FAIL_ON_ERROR)
+        }.convertedToSRGB().withoutMetadata()
+    }
+
+    /// The pipeline runs while encoding, so decoding errors surface there; encoding pixels
+    /// libvips accepted does not fail by itself, so a failure there means a damaged file.
+    private func refusingDamage<Value>(_ work: () throws -> Value) throws -> Value {
+        do {
+            return try work()
+        } catch ImagingError.processingFailed(let detail) {
+            throw ImagingError.corrupt(detail)
+        }
     }
 
     private func encode(_ image: VipsImageRef, as format: OutputFormat, quality: Int32) throws -> EncodedImage {
@@ -90,7 +121,7 @@ public struct Thumbnailer: Sendable {
             let opaque = image.hasAlpha ? try VipsImageRef.make { shim_vips_flatten_on_white(image.pointer, $0) } : image
             bytes = try opaque.encode { shim_vips_jpegsave_buffer($0, $1, $2, quality) }
         case .webp:
-            bytes = WebPMetadata.removingMetadata(from: try image.encode { shim_vips_webpsave_buffer($0, $1, $2, quality) })
+            bytes = try WebPMux.removingMetadata(from: try image.encode { shim_vips_webpsave_buffer($0, $1, $2, quality) })
         }
         return EncodedImage(bytes: bytes, format: format.imageFormat, width: image.width, height: image.height)
     }

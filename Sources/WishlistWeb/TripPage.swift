@@ -78,7 +78,9 @@ struct TripHeaderView: FragmentView {
             "percentComplete": .int(TripViews.percent(trip.completionFraction)),
         ]
         if let photo = trip.photo {
-            fields["photoURL"] = .string(PhotoRoutes.photoURL(tripID: trip.id, version: photo.version))
+            fields["photoURL"] = .string(PhotoRoutes.renditionURL(tripID: trip.id, size: .large, version: photo.version))
+            fields["photoSourceSet"] = .string(PhotoRoutes.renditionSourceSet(tripID: trip.id, photo: photo))
+            fields["originalURL"] = .string(PhotoRoutes.originalURL(tripID: trip.id, version: photo.version))
             fields["photoWidth"] = .int(photo.width)
             fields["photoHeight"] = .int(photo.height)
             fields["photoAlt"] = .string("Photo of \(trip.name)")

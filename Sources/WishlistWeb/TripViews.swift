@@ -10,7 +10,7 @@ struct TripCardView: MustacheConvertible {
 
     var mustacheValue: MustacheValue {
         // Sized up front: a page builds dozens of these, and growing a dictionary rehashes it.
-        var value = [String: MustacheValue](minimumCapacity: 9 + extra.count)
+        var value = [String: MustacheValue](minimumCapacity: 10 + extra.count)
         value["id"] = .int(Int(trip.id))
         value["name"] = .string(trip.name)
         value["isComplete"] = .bool(trip.isComplete)
@@ -19,6 +19,7 @@ struct TripCardView: MustacheConvertible {
         if let subtitle = trip.subtitle, !subtitle.isEmpty { value["subtitle"] = .string(subtitle) }
         if let photo = trip.photo {
             value["thumbnailURL"] = .string(PhotoRoutes.thumbnailURL(tripID: trip.id, version: photo.version))
+            value["thumbnailSourceSet"] = .string(PhotoRoutes.thumbnailSourceSet(tripID: trip.id, photo: photo))
             value["thumbnailWidth"] = .int(photo.thumbnailWidth)
             value["thumbnailHeight"] = .int(photo.thumbnailHeight)
         } else {

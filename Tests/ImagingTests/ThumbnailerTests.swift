@@ -20,7 +20,7 @@ import Testing
         #expect(info.orientation == 6)
         #expect((info.width, info.height, info.uprightWidth, info.uprightHeight) == (300, 200, 200, 300))
 
-        let thumbnail = try thumbnailer.makeThumbnail(path: path, maxSide: 150)
+        let thumbnail = try thumbnailer.thumbnail(path: path, maxSide: 150)
         #expect((thumbnail.width, thumbnail.height) == (100, 150))
         // Orientation 6 means "turn a quarter clockwise": the stored top-left lands top-right.
         let image = try decode(thumbnail.bytes)
@@ -32,7 +32,7 @@ import Testing
     @Test(arguments: ["marked.png", "marked.webp", "marked.heic", "marked.gif"])
     func everyAcceptedFormatThumbnails(name: String) throws {
         let path = try fixtures.save(fixtures.markedImage(width: 300, height: 200), as: name)
-        let thumbnail = try thumbnailer.makeThumbnail(path: path, maxSide: 150)
+        let thumbnail = try thumbnailer.thumbnail(path: path, maxSide: 150)
         #expect(thumbnail.format == .jpeg)
         #expect((thumbnail.width, thumbnail.height) == (150, 100))
         let image = try decode(thumbnail.bytes)
@@ -46,20 +46,40 @@ import Testing
         let strip = try VipsImageRef.fromSamples(frames, width: 120, height: 160, bands: 3, format: VIPS_FORMAT_UCHAR)
         let path = try fixtures.save(fixtures.withFields(strip, integers: ["page-height": 80]), as: "animated.gif")
 
-        let thumbnail = try thumbnailer.makeThumbnail(path: path, maxSide: 60)
+        let thumbnail = try thumbnailer.thumbnail(path: path, maxSide: 60)
         #expect((thumbnail.width, thumbnail.height) == (60, 40))
         #expect(isClose(try decode(thumbnail.bytes).pixel(x: 30, y: 35), Fixtures.red))
     }
 
-    @Test func heicGetsABrowserReadyJPEGRendition() throws {
+    @Test func renditionsAreUprightSRGBFittedAndCarryNoMetadata() throws {
+        let tagged = try fixtures.withFields(
+            fixtures.markedImage(width: 600, height: 400), integers: ["orientation": 6],
+            strings: ["exif-ifd3-GPSLatitude": "51/1 30/1 0/1", "exif-ifd3-GPSLatitudeRef": "N", "exif-ifd0-Make": "Acme"])
+        let path = try fixtures.save(tagged, as: "phone.jpg[profile=p3]")
+
+        let renditions = try thumbnailer.makeRenditions(of: thumbnailer.inspect(path: path), maxSides: [300, 150],
+                                                        format: .jpeg, quality: 82)
+        #expect(renditions.map { [$0.width, $0.height] } == [[200, 300], [100, 150]])
+        for rendition in renditions {
+            let image = try decode(rendition.bytes)
+            #expect((image.width, image.height) == (rendition.width, rendition.height))
+            // Orientation 6 turns the stored top-left corner to the top right.
+            #expect(isClose(try image.pixel(x: rendition.width - 5, y: 5), Fixtures.red))
+            #expect(isClose(try image.pixel(x: 5, y: 5), Fixtures.blue))
+            #expect(image.fieldNames.filter { $0.hasPrefix("exif-") || ["xmp-data", "iptc-data", "icc-profile-data"].contains($0) }.isEmpty,
+                    "\(image.fieldNames)")
+        }
+    }
+
+    @Test func heicGetsBrowserReadyRenditions() throws {
         let path = try fixtures.save(fixtures.markedImage(width: 300, height: 200), as: "photo.heic")
         #expect(try thumbnailer.inspect(path: path).format.isBrowserDisplayable == false)
 
-        let rendition = try thumbnailer.makeDisplayRendition(path: path)
-        #expect(rendition.format == .jpeg)
-        #expect((rendition.width, rendition.height) == (300, 200), "never enlarged")
-        #expect(isClose(try decode(rendition.bytes).pixel(x: 5, y: 5), Fixtures.red))
-        #expect(try MediaType.detect(bytes: rendition.bytes) == "image/jpeg")
+        let renditions = try thumbnailer.makeRenditions(of: thumbnailer.inspect(path: path), maxSides: [2048, 1024],
+                                                        format: .jpeg, quality: 82)
+        #expect(renditions.map { [$0.width, $0.height] } == [[300, 200], [300, 200]], "never enlarged")
+        #expect(isClose(try decode(renditions[0].bytes).pixel(x: 5, y: 5), Fixtures.red))
+        #expect(try MediaType.detect(bytes: renditions[0].bytes) == "image/jpeg")
     }
 
     @Test(arguments: [
@@ -69,7 +89,7 @@ import Testing
     ])
     func nonImagesAreRefusedByTheirBytes(name: String, content: String, detected: String) throws {
         let path = try fixtures.write(content, as: name)
-        #expect(throws: ImagingError.unsupportedType(detected)) { try thumbnailer.makeThumbnail(path: path) }
+        #expect(throws: ImagingError.unsupportedType(detected)) { try thumbnailer.thumbnail(path: path) }
     }
 
     @Test func libvipsItselfRefusesUntrustedLoaders() throws {
@@ -87,9 +107,9 @@ import Testing
     @Test func truncatedJPEGIsRefusedAsCorrupt() throws {
         let photo = try fixtures.photo(width: 1200, height: 800)
         let path = try fixtures.write(Array(photo.prefix(photo.count * 6 / 10)), as: "truncated.jpg")
-        #expect(throws: ImagingError.self) { try thumbnailer.makeThumbnail(path: path) }
+        #expect(throws: ImagingError.self) { try thumbnailer.thumbnail(path: path) }
         do {
-            _ = try thumbnailer.makeThumbnail(path: path)
+            _ = try thumbnailer.thumbnail(path: path)
         } catch {
             guard case .corrupt = error as? ImagingError else { Issue.record("expected .corrupt, got \(error)"); return }
         }
@@ -103,16 +123,17 @@ import Testing
             VipsImageRef.make { shim_vips_black($0, 20_000, 20_000, 1) }, as: "huge.png[bitdepth=1,compression=9]")
         let path = try fixtures.write(Array(try Data(contentsOf: URL(fileURLWithPath: whole)).prefix(1024)), as: "header-only.png")
         #expect(throws: ImagingError.tooManyPixels(width: 20_000, height: 20_000, limit: 100_000_000)) {
-            try thumbnailer.makeThumbnail(path: path)
+            try thumbnailer.thumbnail(path: path)
         }
         do {
-            _ = try Thumbnailer(limits: ImageLimits(maxPixels: 400_000_000)).makeThumbnail(path: path)
+            let lenient = Thumbnailer(limits: ImageLimits(maxPixels: 400_000_000))
+            _ = try lenient.makeThumbnail(of: try lenient.inspect(path: path))
             Issue.record("the cut-off pixels were decoded")
         } catch {
             guard case .corrupt = error as? ImagingError else { Issue.record("expected .corrupt, got \(error)"); return }
         }
         #expect(ImagingError.tooManyPixels(width: 20_000, height: 20_000, limit: 100_000_000).description
-            == "The image is 20000×20000 pixels; the limit is 100 megapixels.")
+            == "The image is 20000×20000 pixels, over the limit of 100000000 pixels.")
     }
 
     @Test func pixelLimitIsInclusive() throws {
@@ -133,7 +154,7 @@ import Testing
         let uploaded = try decode(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
         #expect(uploaded.fieldNames.contains("exif-ifd3-GPSLatitude"), "the fixture must carry GPS for this test to mean anything")
 
-        let thumbnail = try thumbnailer.makeThumbnail(path: path, maxSide: 120, format: format)
+        let thumbnail = try thumbnailer.thumbnail(path: path, maxSide: 120, format: format)
         #expect(thumbnail.format == format.imageFormat)
         let fields = try decode(thumbnail.bytes).fieldNames
         #expect(fields.filter { $0.hasPrefix("exif-") || $0 == "xmp-data" || $0 == "iptc-data" }.isEmpty, "\(fields)")
@@ -144,15 +165,15 @@ import Testing
         // The same numbers mean a more saturated red in Display P3 than in sRGB.
         let untagged = try fixtures.save(fixtures.markedImage(), as: "srgb.jpg[Q=95]")
         let displayP3 = try fixtures.save(fixtures.markedImage(), as: "p3.jpg[Q=95,profile=p3]")
-        let plainRed = try decode(thumbnailer.makeThumbnail(path: untagged, maxSide: 150).bytes).pixel(x: 5, y: 5)
-        let p3Red = try decode(thumbnailer.makeThumbnail(path: displayP3, maxSide: 150).bytes).pixel(x: 5, y: 5)
+        let plainRed = try decode(thumbnailer.thumbnail(path: untagged, maxSide: 150).bytes).pixel(x: 5, y: 5)
+        let p3Red = try decode(thumbnailer.thumbnail(path: displayP3, maxSide: 150).bytes).pixel(x: 5, y: 5)
         #expect(isClose(plainRed, Fixtures.red, tolerance: 12))
         #expect(p3Red[0] > plainRed[0] + 8 && p3Red[1] < plainRed[1] - 15, "P3 red \(p3Red) vs sRGB red \(plainRed)")
     }
 
     @Test func twelveMegapixelPhotoMakesASmallThumbnail() throws {
         let path = try fixtures.write(fixtures.photo(width: 4000, height: 3000), as: "12mp.jpg")
-        let thumbnail = try thumbnailer.makeThumbnail(path: path)
+        let thumbnail = try thumbnailer.thumbnail(path: path)
         #expect((thumbnail.width, thumbnail.height) == (480, 360))
         #expect(thumbnail.bytes.count < 40_000, "\(thumbnail.bytes.count) bytes")
     }
@@ -161,7 +182,14 @@ import Testing
         let samples: [UInt8] = Array(repeating: [0, 0, 0, 0], count: 50 * 40).flatMap { $0 }
         let clear = try VipsImageRef.fromSamples(samples, width: 50, height: 40, bands: 4, format: VIPS_FORMAT_UCHAR)
         let path = try fixtures.save(clear, as: "clear.png")
-        let thumbnail = try thumbnailer.makeThumbnail(path: path)
+        let thumbnail = try thumbnailer.thumbnail(path: path)
         #expect(isClose(try decode(thumbnail.bytes).pixel(x: 10, y: 10), [255, 255, 255], tolerance: 3))
+    }
+}
+
+private extension Thumbnailer {
+    /// Checks the file, then thumbnails it, as an upload does.
+    func thumbnail(path: String, maxSide: Int = 480, format: OutputFormat = .jpeg) throws -> EncodedImage {
+        try makeThumbnail(of: inspect(path: path), maxSide: maxSide, format: format)
     }
 }

@@ -65,17 +65,16 @@ import Testing
         })
         let originalName: String = original["file_name"]
         #expect(originalName.hasSuffix("." + (name.split(separator: ".").last.map(String.init) ?? "")))
-        let served = try #require(try store.photoFile(tripID: id))
-        if name.hasSuffix(".heic") {
-            // Browsers cannot show HEIC: the page gets a JPEG rendition, the original is kept too.
-            #expect(served.format == .jpeg && served.fileName != originalName)
-            #expect(original["display_file_name"] as String? == served.fileName)
-            #expect(try MediaType.detect(path: store.photos.url(for: served.fileName).path) == "image/jpeg")
-        } else {
-            #expect(served.fileName == originalName)
-            #expect(original["display_file_name"] as String? == nil)
+        #expect(try store.photoFile(tripID: id)?.fileName == originalName)
+        #expect(original["display_file_name"] as String? == nil)
+        // Pages show JPEG renditions whatever the format (browsers cannot show HEIC).
+        for size in DisplaySize.allCases {
+            let rendition = try #require(try store.photos.rendition(of: originalName, size: size))
+            #expect(try MediaType.detect(path: rendition.path) == "image/jpeg")
+            #expect(isClose(try decode(fixtures.bytes(rendition.path)).pixel(x: 5, y: 5), PhotoFixtures.red))
         }
-        #expect(try fixtures.storedFiles(store).count == 12 + (name.hasSuffix(".heic") ? 2 : 1))
+        #expect(try fixtures.storedFiles(store).count == 13)
+        #expect(try fixtures.renditionFiles(store).count == 13 * DisplaySize.allCases.count)
     }
 
     @Test(arguments: RefusedUpload.allCases)
@@ -100,7 +99,24 @@ import Testing
         let inlineBytes = try store.database.read { try $0.fetchScalar(Int.self, "SELECT length(thumbnail) FROM Trip WHERE id = ?", [id]) }
         #expect(try #require(inlineBytes) < 40_000, "\(inlineBytes ?? 0) bytes")
         let photo = try #require(try store.trip(id: id)?.photo)
-        #expect((photo.thumbnailWidth, photo.thumbnailHeight, photo.width, photo.height) == (480, 360, 4000, 3000))
+        #expect((photo.thumbnailWidth, photo.thumbnailHeight, photo.width, photo.height) == (480, 360, 2048, 1536),
+                "the trip page shows the large rendition")
+    }
+
+    @Test func photoStoredBeforeRenditionsGetsThemOnFirstRequest() throws {
+        let path = try fixtures.save(fixtures.markedImage(width: 1200, height: 800, orientation: 6, gps: true), as: "old.jpg")
+        let id = try store.addTrip(draft, photoAt: path)
+        let original = try #require(try store.photoFile(tripID: id)).fileName
+        // As a photo uploaded before this version: its original alone.
+        try FileManager.default.removeItem(at: store.photos.renditions.directory)
+        try test.reopen()
+
+        let medium = try #require(try test.store.photos.rendition(of: original, size: .medium))
+        let image = try decode(fixtures.bytes(medium.path))
+        #expect((image.width, image.height) == (683, 1024))
+        #expect(isClose(try image.pixel(x: 675, y: 5), PhotoFixtures.red), "upright")
+        #expect(image.fieldNames.filter { $0.hasPrefix("exif-") }.isEmpty)
+        #expect(try fixtures.renditionFiles(test.store).count == DisplaySize.allCases.count, "both sizes made at once")
     }
 
     @Test func deletingOrReplacingRemovesFilesNoLongerReferenced() throws {
@@ -108,8 +124,11 @@ import Testing
         let second = try fixtures.write(fixtures.photo(width: 800, height: 600, seed: 2), as: "second.jpg")
         let id = try store.addTrip(draft, photoAt: first)
         let firstName = try #require(try store.photoFile(tripID: id)).fileName
+        let renditionsBefore = try fixtures.renditionFiles(store)
 
         try store.updateTrip(id: id, draft: draft, photoAt: second)
+        #expect(try fixtures.renditionFiles(store).count == renditionsBefore.count, "the first photo's renditions went, the second's came")
+        #expect(try fixtures.renditionFiles(store).filter { $0.hasPrefix(firstName.prefix(64)) }.isEmpty)
         let secondName = try #require(try store.photoFile(tripID: id)).fileName
         #expect(secondName != firstName)
         #expect(!store.photos.contains(firstName) && store.photos.contains(secondName))
@@ -121,6 +140,7 @@ import Testing
         try store.deleteTrip(id: id)
         #expect(!store.photos.contains(secondName))
         #expect(try fixtures.storedFiles(store).count == 12)
+        #expect(try fixtures.renditionFiles(store).count == 12 * DisplaySize.allCases.count)
     }
 
     @Test func samePictureTwiceIsStoredOnceUntilTheLastTripLetsGo() throws {
@@ -155,6 +175,8 @@ import Testing
         let orphan = String(repeating: "ab", count: 32) + ".jpg"
         try Data([1, 2, 3]).write(to: directory.appendingPathComponent(orphan))
         try Data([4, 5]).write(to: directory.appendingPathComponent(".partial-1234"))
+        let orphanRendition = String(repeating: "cd", count: 32) + "-2048.jpg"
+        try Data([6]).write(to: store.photos.renditions.directory.appendingPathComponent(orphanRendition))
         let trip = try #require(try store.recentTrips(limit: 1).first)
         let lost = try #require(try store.photoFile(tripID: trip.id)).fileName
         try FileManager.default.removeItem(at: store.photos.url(for: lost))
@@ -162,9 +184,11 @@ import Testing
         try test.reopen()
         let sweep = try test.store.sweepPhotos()
 
-        #expect(sweep.removedFiles == [".partial-1234", orphan])
+        #expect(sweep.removedFiles == [".partial-1234", orphan, orphanRendition])
         #expect(sweep.missingFiles == [lost])
         #expect(try fixtures.storedFiles(test.store).count == 11)
+        #expect(try fixtures.renditionFiles(test.store).count == 12 * DisplaySize.allCases.count,
+                "a missing original's renditions are kept: restoring the file from a backup brings the photo back")
     }
 
     @Test func sampleTripsHaveDistinctGeneratedPhotos() throws {
@@ -272,9 +296,14 @@ final class PhotoFixtures: Sendable {
         return hash.hexDigest()
     }
 
-    /// The names in the store's images folder.
+    /// The names in the store's images folder, besides the renditions folder.
     func storedFiles(_ store: WishlistStore) throws -> Set<String> {
         Set(try FileManager.default.contentsOfDirectory(atPath: store.photos.directory.path))
+            .subtracting([store.photos.renditions.directory.lastPathComponent])
+    }
+
+    func renditionFiles(_ store: WishlistStore) throws -> Set<String> {
+        Set(try FileManager.default.contentsOfDirectory(atPath: store.photos.renditions.directory.path))
     }
 }
 

@@ -1,3 +1,4 @@
+import CVips
 import Foundation
 import Glibc
 import HTTPServer
@@ -25,7 +26,8 @@ import TestSupport
         #expect(trip.name == "Lisbon Trams")
         let photo = try #require(trip.photo)
         let home = try site.get("/").text
-        #expect(home.contains(#"src="/trips/\#(trip.id)/thumbnail?v=\#(photo.version)" width="480" height="300""#))
+        #expect(home.contains(#"src="/trips/\#(trip.id)/thumbnail?v=\#(photo.version)" srcset="/trips/\#(trip.id)/thumbnail?v=\#(photo.version) 480w, /trips/\#(trip.id)/photo/1024?v=\#(photo.version) 1024w""#),
+                "cards and the carousel offer the medium rendition to 2× screens")
 
         let thumbnail = try site.get("/trips/\(trip.id)/thumbnail?v=\(photo.version)")
         #expect(thumbnail.status == 200)
@@ -42,12 +44,42 @@ import TestSupport
         #expect(try site.get("/trips/\(trip.id)/thumbnail").header("Cache-Control") == "no-cache", "an unversioned URL may change")
 
         let page = try site.get("/trips/\(trip.id)").text
-        #expect(page.contains(#"src="/trips/\#(trip.id)/photo?v=\#(photo.version)" width="1600" height="1000""#))
-        let full = try site.get("/trips/\(trip.id)/photo?v=\(photo.version)")
+        let large = "/trips/\(trip.id)/photo/2048?v=\(photo.version)", medium = "/trips/\(trip.id)/photo/1024?v=\(photo.version)"
+        #expect(page.contains(#"src="\#(large)" srcset="\#(large) 1600w, \#(medium) 1024w""#), "never enlarged: 1600 px wide")
+        #expect(page.contains(#"width="1600" height="1000""#))
+        let full = try site.get(large)
         #expect(full.status == 200 && full.header("Content-Type") == "image/jpeg")
-        #expect(full.body == jpeg)
+        #expect(try MediaType.detect(bytes: full.body) == "image/jpeg" && full.body != jpeg, "a rendition, not the upload")
         #expect(full.header("Cache-Control") == "public, max-age=31536000, immutable")
-        #expect(try site.get("/trips/\(trip.id)/photo", headers: ["If-None-Match": full.header("ETag") ?? "?"]).status == 304)
+        #expect(try site.get("/trips/\(trip.id)/photo/2048", headers: ["If-None-Match": full.header("ETag") ?? "?"]).status == 304)
+        #expect(try site.get(medium).status == 200)
+        #expect(try site.get("/trips/\(trip.id)/photo/4096").status == 404, "only the sizes there are")
+    }
+
+    @Test func tripPageShowsAnUprightRenditionWithoutLocationAndOffersTheOriginal() throws {
+        let path = try site.phonePhoto()
+        let upload = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(String(decoding: upload, as: UTF8.self).contains("Acme Phones"), "the fixture must carry camera EXIF")
+        #expect(try Thumbnailer().inspect(path: path).orientation == 6)
+        #expect(try site.postTripForm("/trips", name: "Phone photo", photo: ("IMG_0002.JPG", upload)).status == 303)
+        let trip = try #require(try site.store.recentTrips(limit: 1).first)
+        let page = try site.get("/trips/\(trip.id)").text
+
+        let source = try #require(page.firstMatch(of: /<img src="([^"]+)" srcset/)?.1)
+        let shown = try site.get(String(source))
+        #expect(shown.status == 200 && shown.header("Content-Type") == "image/jpeg")
+        let shownPath = site.directory + "/shown.jpg"
+        try Data(shown.body).write(to: URL(fileURLWithPath: shownPath))
+        let image = try Thumbnailer().inspect(path: shownPath)  // read back with libvips
+        #expect((image.width, image.height, image.orientation) == (1536, 2048, 1), "turned upright, long side 2048")
+        let text = String(decoding: shown.body, as: UTF8.self)
+        #expect(!text.contains("Exif") && !text.contains("Acme Phones"), "no EXIF at all, so no GPS position")
+
+        let link = try #require(page.firstMatch(of: /<a class="download-original" href="([^"]+)" download>Download original<\/a>/)?.1)
+        let original = try site.get(String(link))
+        #expect(original.status == 200 && original.header("Content-Type") == "image/jpeg")
+        #expect(original.header("Content-Disposition") == "attachment; filename=\"trip-\(trip.id)-photo.jpg\"")
+        #expect(original.body == upload, "byte for byte the upload")
     }
 
     @Test func nonImageGetsTheFormBackWithTheMessageAndTheUsersInput() throws {
@@ -95,7 +127,7 @@ import TestSupport
         #expect(reply.status == 303)
 
         let trip = try #require(try site.store.recentTrips(limit: 1).first)
-        let full = try site.get("/trips/\(trip.id)/photo")
+        let full = try site.get("/trips/\(trip.id)/photo/2048")
         #expect(full.header("Content-Type") == "image/jpeg")
         #expect(try MediaType.detect(bytes: full.body) == "image/jpeg")
     }
@@ -111,8 +143,11 @@ import TestSupport
         let seeded = try #require(try site.store.trips(in: .winterRetreats).first)
         let file = try #require(try site.store.photoFile(tripID: seeded.id))
         try FileManager.default.removeItem(at: site.store.photos.url(for: file.fileName))
-        let photo = try site.get("/trips/\(seeded.id)/photo")
-        #expect(photo.status == 303 && photo.header("Location") == "/static/images/placeholder.svg")
+        try FileManager.default.removeItem(at: site.store.photos.renditions.directory)
+        for target in ["/trips/\(seeded.id)/photo/2048", "/trips/\(seeded.id)/original"] {
+            let photo = try site.get(target)
+            #expect(photo.status == 303 && photo.header("Location") == "/static/images/placeholder.svg", "\(target)")
+        }
     }
 }
 
@@ -124,8 +159,28 @@ private extension LiveServer {
         ], seed: seed, grain: 8)
     }
 
+    /// A phone photo as libvips writes it: 4032×3024 (12 MP), EXIF orientation 6 (held sideways),
+    /// a camera make and a GPS position. Flat grey: its content does not matter here.
+    func phonePhoto() throws -> String {
+        Imaging.initialize()
+        var black: UnsafeMutablePointer<VipsImage>?, grey: UnsafeMutablePointer<VipsImage>?
+        guard shim_vips_black(&black, 4032, 3024, 3) == 0, let black else { throw ImagingError.processingFailed("vips_black") }
+        defer { g_object_unref(black) }
+        guard shim_vips_linear(black, &grey, [1], [128], 1) == 0, let grey else { throw ImagingError.processingFailed("vips_linear") }
+        defer { g_object_unref(grey) }
+        vips_image_set_int(grey, "orientation", 6)
+        vips_image_set_string(grey, "exif-ifd0-Make", "Acme Phones")
+        vips_image_set_string(grey, "exif-ifd3-GPSLatitude", "38/1 42/1 0/1")
+        vips_image_set_string(grey, "exif-ifd3-GPSLatitudeRef", "N")
+        let path = directory + "/IMG_0002.JPG"
+        guard shim_vips_write_to_file(grey, path + "[Q=90]") == 0 else { throw ImagingError.processingFailed("vips_jpegsave") }
+        return path
+    }
+
+    /// The files in the images folder, besides the renditions folder.
     func storedFileCount() throws -> Int {
-        try FileManager.default.contentsOfDirectory(atPath: store.photos.directory.path).count
+        try FileManager.default.contentsOfDirectory(atPath: store.photos.directory.path)
+            .filter { $0 != store.photos.renditions.directory.lastPathComponent }.count
     }
 
     /// Posts the trip form as a browser does: the CSRF cookie and field from a GET first, multipart body.

@@ -13,7 +13,7 @@ public struct PhotoLimits: Sendable, Equatable {
     }
 }
 
-/// A photo checked and thumbnailed, not yet stored.
+/// A photo checked, thumbnailed and rendered for display, not yet stored.
 struct PreparedPhoto: Sendable {
     enum Original: Sendable {
         case file(path: String)
@@ -26,31 +26,29 @@ struct PreparedPhoto: Sendable {
     let width: Int
     let height: Int
     let thumbnail: EncodedImage
-    /// A JPEG for browsers when they cannot show the original (HEIC).
-    let rendition: EncodedImage?
+    /// One per `DisplaySize`, in its order: what pages show instead of the original.
+    let renditions: [EncodedImage]
 
-    /// The size of the picture the trip page shows.
-    var displayWidth: Int { rendition?.width ?? width }
-    var displayHeight: Int { rendition?.height ?? height }
+    /// The size of the picture the trip page shows (the largest rendition).
+    var displayWidth: Int { renditions[0].width }
+    var displayHeight: Int { renditions[0].height }
 }
 
 /// A prepared photo whose files are in the library.
 struct StoredPhoto: Sendable {
     let prepared: PreparedPhoto
     let original: StoredFile
-    let rendition: StoredFile?
 
     /// Hex digits of the content hash used as the photo's version in URLs and ETags.
     static let versionLength = 16
 
     var version: String { String(original.name.prefix(Self.versionLength)) }
-
-    /// Files this store created (not reused from an earlier upload of the same picture).
-    var newFiles: [StoredFile] { [original, rendition].compactMap { $0 }.filter(\.isNew) }
 }
 
 /// The trip photos' files: checks uploads (type from the bytes, size, pixels, damage), makes
-/// thumbnails and display renditions, and keeps originals in a content-addressed folder.
+/// thumbnails and display renditions, and keeps originals in a content-addressed folder. The
+/// renditions (`DisplaySize`) live in its `renditions` subfolder, named after their original;
+/// pages show them, never the original, which keeps its GPS position and camera EXIF.
 ///
 /// Storing files, committing the rows that reference them and deleting files no longer
 /// referenced all happen under one lock (`committing`), and so does the startup sweep: a file
@@ -58,6 +56,7 @@ struct StoredPhoto: Sendable {
 public final class PhotoLibrary: Sendable {
     public let limits: PhotoLimits
     let files: ImageStore
+    let renditions: RenditionStore
     let thumbnailer: Thumbnailer
     private let lock = NSLock()
 
@@ -66,10 +65,14 @@ public final class PhotoLibrary: Sendable {
     /// WebP: a third smaller than JPEG at the same look, and shown by every current browser.
     static let thumbnailFormat = OutputFormat.webp
     static let thumbnailQuality = 75
+    /// JPEG: several times faster to encode than WebP at these sizes, which every upload pays.
+    public static let renditionFormat = OutputFormat.jpeg
+    static let renditionQuality = 82
 
     public init(directory: URL, limits: PhotoLimits = PhotoLimits()) throws {
         self.limits = limits
         files = try ImageStore(directory: directory)
+        renditions = try RenditionStore(directory: directory.appendingPathComponent("renditions", isDirectory: true))
         thumbnailer = Thumbnailer(limits: ImageLimits(maxPixels: limits.maxPixels))
     }
 
@@ -93,13 +96,40 @@ public final class PhotoLibrary: Sendable {
         guard byteCount <= limits.maxBytes else {
             throw PhotoProblem.tooLarge(byteCount: byteCount, limit: limits.maxBytes).validationError
         }
-        do {
+        return try Self.explainingProblems {
             let info = try thumbnailer.inspect(path: path)
             let thumbnail = try thumbnailer.makeThumbnail(
-                path: path, maxSide: Self.thumbnailSide, format: Self.thumbnailFormat, quality: Self.thumbnailQuality)
-            let rendition = info.format.isBrowserDisplayable ? nil : try thumbnailer.makeDisplayRendition(path: path)
+                of: info, maxSide: Self.thumbnailSide, format: Self.thumbnailFormat, quality: Self.thumbnailQuality)
             return PreparedPhoto(original: .file(path: path), format: info.format, width: info.uprightWidth,
-                                 height: info.uprightHeight, thumbnail: thumbnail, rendition: rendition)
+                                 height: info.uprightHeight, thumbnail: thumbnail, renditions: try makeRenditions(of: info))
+        }
+    }
+
+    /// The stored rendition of `original` (a stored-file name), made now when it is missing:
+    /// photos stored before renditions existed get theirs on first request. Nil when the
+    /// original itself is gone.
+    public func rendition(of original: String, size: DisplaySize) throws -> URL? {
+        let url = try renditions.url(of: original, maxSide: size.rawValue, format: Self.renditionFormat.imageFormat)
+        if FileManager.default.fileExists(atPath: url.path) { return url }
+        guard contains(original) else { return nil }
+        let made = try makeRenditions(of: try thumbnailer.inspect(path: files.url(for: original).path))
+        lock.lock()
+        defer { lock.unlock() }
+        // Deleted while rendering: storing now would leave renditions of nothing.
+        guard contains(original) else { return nil }
+        try storeRenditions(made, of: original)
+        return url
+    }
+
+    private func makeRenditions(of info: ImageInfo) throws -> [EncodedImage] {
+        try thumbnailer.makeRenditions(of: info, maxSides: DisplaySize.allCases.map(\.rawValue),
+                                       format: Self.renditionFormat, quality: Self.renditionQuality)
+    }
+
+    /// The user's problems (type, pixels, damage) as `ValidationError` for the "photo" field.
+    private static func explainingProblems<Value>(_ work: () throws -> Value) throws -> Value {
+        do {
+            return try work()
         } catch let error as ImagingError {
             guard let problem = PhotoProblem(error) else { throw error }
             throw problem.validationError
@@ -122,12 +152,20 @@ public final class PhotoLibrary: Sendable {
             for photo in photos { stored.append(try store(photo)) }
             outcome = try write(stored)
         } catch {
-            for file in stored.flatMap(\.newFiles) { try? files.remove(name: file.name) }
+            for photo in stored where photo.original.isNew { remove(photo.original.name) }
             throw error
         }
-        // A file that cannot be deleted now is an orphan the next startup sweep removes.
-        for name in outcome.released { try? files.remove(name: name) }
+        for name in outcome.released { remove(name) }
         return outcome.0
+    }
+
+    /// Deletes a stored file and its renditions. One that cannot be deleted now is an orphan
+    /// the next startup sweep removes.
+    private func remove(_ name: String) {
+        try? files.remove(name: name)
+        for size in DisplaySize.allCases {
+            try? renditions.remove(renditionOf: name, maxSide: size.rawValue, format: Self.renditionFormat.imageFormat)
+        }
     }
 
     /// Deletes files no row references and reports referenced files that are missing.
@@ -136,7 +174,11 @@ public final class PhotoLibrary: Sendable {
         lock.lock()
         defer { lock.unlock() }
         let referenced = try referencedNames()
-        return PhotoSweep(removedFiles: try files.sweep(keeping: referenced), missingFiles: files.missing(from: referenced))
+        let wantedRenditions = try Set(referenced.flatMap { name in
+            try DisplaySize.allCases.map { try RenditionStore.name(of: name, maxSide: $0.rawValue, format: Self.renditionFormat.imageFormat) }
+        })
+        return PhotoSweep(removedFiles: try files.sweep(keeping: referenced) + renditions.sweep(keeping: wantedRenditions),
+                          missingFiles: files.missing(from: referenced))
     }
 
     private func store(_ photo: PreparedPhoto) throws -> StoredPhoto {
@@ -145,11 +187,17 @@ public final class PhotoLibrary: Sendable {
         case .bytes(let bytes): try files.store(bytes: bytes, format: photo.format)
         }
         do {
-            let rendition = try photo.rendition.map { try files.store(bytes: $0.bytes, format: $0.format) }
-            return StoredPhoto(prepared: photo, original: original, rendition: rendition)
+            try storeRenditions(photo.renditions, of: original.name)
+            return StoredPhoto(prepared: photo, original: original)
         } catch {
-            if original.isNew { try? files.remove(name: original.name) }
+            if original.isNew { remove(original.name) }
             throw error
+        }
+    }
+
+    private func storeRenditions(_ images: [EncodedImage], of original: String) throws {
+        for (size, image) in zip(DisplaySize.allCases, images) {
+            try renditions.store(image, of: original, maxSide: size.rawValue)
         }
     }
 
@@ -164,7 +212,8 @@ public final class PhotoLibrary: Sendable {
 
 /// What the startup sweep did.
 public struct PhotoSweep: Sendable, Equatable {
-    /// Files no row referenced (left by a crash or an import), now deleted.
+    /// Files no row referenced (left by a crash or an import) and renditions of no referenced
+    /// file, now deleted.
     public let removedFiles: [String]
     /// Files rows reference that are not there; their trips show the placeholder.
     public let missingFiles: [String]

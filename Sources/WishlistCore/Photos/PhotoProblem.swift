@@ -1,10 +1,14 @@
 import Foundation
 import Imaging
 
-/// Why an uploaded photo is refused, in words for the person who chose it.
-enum PhotoProblem: Equatable {
+/// Why an uploaded photo is refused, in words for the person who chose it. The one place
+/// these messages are written: the form's field errors and the 413 page both come from here.
+public enum PhotoProblem: Equatable, Sendable {
     case unsupportedType
     case tooLarge(byteCount: Int, limit: Int)
+    /// Refused by the server before the app saw it (the request body was over its limit), so
+    /// the photo's size is unknown.
+    case uploadTooLarge(limit: Int)
     case tooManyPixels(width: Int, height: Int, limit: Int)
     case damaged
 
@@ -19,12 +23,14 @@ enum PhotoProblem: Equatable {
         }
     }
 
-    var message: String {
+    public var message: String {
         switch self {
         case .unsupportedType:
             "That file isn't a supported image (JPEG, PNG, WebP, HEIC)."
         case .tooLarge(let byteCount, let limit):
             "That photo is \(Self.megabytes(byteCount)) MB; the limit is \(Self.megabytes(limit)) MB."
+        case .uploadTooLarge(let limit):
+            "That photo is too large. Photos can be up to \(Self.megabytes(limit)) MB."
         case .tooManyPixels(let width, let height, let limit):
             "That image is \(width)×\(height) pixels; the limit is \(Self.megapixels(limit)) megapixels."
         case .damaged:

@@ -22,10 +22,9 @@ enum PhotoRows {
             return existing
         }
         try connection.execute("""
-            INSERT INTO TripImage (file_name, media_type, byte_count, width, height, display_file_name)
-            VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO TripImage (file_name, media_type, byte_count, width, height) VALUES (?, ?, ?, ?, ?)
             """, [photo.original.name, photo.prepared.format.mediaType, photo.original.byteCount,
-                  photo.prepared.width, photo.prepared.height, photo.rendition?.name])
+                  photo.prepared.width, photo.prepared.height])
         return connection.lastInsertedRowID
     }
 

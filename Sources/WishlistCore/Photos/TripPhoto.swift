@@ -8,7 +8,8 @@ public struct TripPhotoSummary: Hashable, Sendable {
     public let version: String
     public let thumbnailWidth: Int
     public let thumbnailHeight: Int
-    /// The picture as the trip page shows it: upright, the display rendition's size for HEIC.
+    /// The picture as the trip page shows it, upright: the large rendition's size (the
+    /// original's for photos stored before renditions existed; the shape is the same).
     public let width: Int
     public let height: Int
 
@@ -21,6 +22,12 @@ public struct TripPhotoSummary: Hashable, Sendable {
         width = try row.decode("photo_width")
         height = try row.decode("photo_height")
     }
+
+    /// The picture's width once fitted within `maxSide` on its longer side (never enlarged).
+    public func width(fittedWithin maxSide: Int) -> Int {
+        let longSide = max(width, height)
+        return longSide <= maxSide ? width : max(1, Int((Double(width) * Double(maxSide) / Double(longSide)).rounded()))
+    }
 }
 
 /// A trip's inline thumbnail.
@@ -30,11 +37,19 @@ public struct TripThumbnail: Hashable, Sendable {
     public let version: String
 }
 
-/// The file a browser is given for a trip's full photo: the original, or for formats browsers
-/// cannot show (HEIC) its JPEG display rendition.
+/// The original file of a trip's photo: offered for download, and what its renditions are
+/// found (or made) from.
 public struct TripPhotoFile: Hashable, Sendable {
     /// The stored-file name in the photo library (`<sha256>.<ext>`).
     public let fileName: String
     public let format: ImageFormat
     public let version: String
+}
+
+/// The renditions pages show instead of the original, by the longest side they fit within,
+/// largest first: the trip page's picture on a 2× screen, and half that for narrower screens
+/// and for the carousel at 2×.
+public enum DisplaySize: Int, CaseIterable, Sendable {
+    case large = 2048
+    case medium = 1024
 }

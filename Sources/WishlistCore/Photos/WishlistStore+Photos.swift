@@ -15,19 +15,15 @@ extension WishlistQuery where Value == TripThumbnail? {
 }
 
 extension WishlistQuery where Value == TripPhotoFile? {
-    /// The file to send for the trip's full photo; nil when the trip or its photo does not exist.
+    /// The original of the trip's photo; nil when the trip or its photo does not exist.
     public static func photoFile(tripID: Int64) -> Self {
         Self { connection in
             guard let row = try connection.fetchOne("""
-                SELECT TripImage.file_name, TripImage.media_type, TripImage.display_file_name, Trip.photo_version
+                SELECT TripImage.file_name, TripImage.media_type, Trip.photo_version
                 FROM Trip JOIN TripImage ON TripImage.id = Trip.image_id WHERE Trip.id = ?
-                """, [tripID]) else { return nil }
-            let version: String = try row.decode("photo_version")
-            if let rendition: String = try row.decode("display_file_name") {
-                return TripPhotoFile(fileName: rendition, format: .jpeg, version: version)
-            }
-            guard let format = ImageFormat(mediaType: try row.decode("media_type")) else { return nil }
-            return TripPhotoFile(fileName: try row.decode("file_name"), format: format, version: version)
+                """, [tripID]),
+                let format = ImageFormat(mediaType: try row.decode("media_type")) else { return nil }
+            return TripPhotoFile(fileName: try row.decode("file_name"), format: format, version: try row.decode("photo_version"))
         }
     }
 }
@@ -47,7 +43,9 @@ extension WishlistStore {
         try photos.sweep(referencedNames: referencedPhotoFiles)
     }
 
-    /// Every photo file a row refers to (originals and display renditions), e.g. for a backup.
+    /// Every photo file a row refers to (originals, and the JPEGs of HEIC photos stored before
+    /// `DisplaySize` renditions existed), e.g. for a backup. Renditions are not among them: they
+    /// are made again from their original when missing.
     public func referencedPhotoFiles() throws -> Set<String> {
         try database.read(PhotoRows.referencedFiles)
     }

@@ -40,6 +40,6 @@ enum SamplePhotos {
         defer { try? FileManager.default.removeItem(at: file) }
         let photo = try library.prepare(fileAt: file.path)
         return PreparedPhoto(original: .bytes(jpeg), format: photo.format, width: photo.width, height: photo.height,
-                             thumbnail: photo.thumbnail, rendition: photo.rendition)
+                             thumbnail: photo.thumbnail, renditions: photo.renditions)
     }
 }
