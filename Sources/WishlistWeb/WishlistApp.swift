@@ -87,7 +87,8 @@ public final class WishlistApp: Sendable {
     public func errorPage(status: HTTPStatus, message: String, request: Request?) -> Response {
         // Only a photo makes a form this large; the server's own limit adds room for the other fields.
         let message = status == .payloadTooLarge
-            ? "That photo is too large. Photos can be up to \(configuration.maxPhotoBytes / (1024 * 1024)) MB."
+            ? "That photo is too large. Photos can be up to \(configuration.maxPhotoBytes / (1024 * 1024)) MB. "
+                + "Go back and choose a smaller one, or save this one at a lower resolution first."
             : message
         return SecurityHeaders().applied(to: pages.errorPage(status: status, message: message, request: request))
     }
