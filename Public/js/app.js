@@ -161,7 +161,7 @@ function enhancePhotoField(field) {
     field.photoCheck = null;
     if (!file) return;
     // The server's word on the last file sent no longer applies.
-    for (const error of field.querySelectorAll(".field-error:not([data-photo-problem])")) error.hidden = true;
+    for (const error of field.querySelectorAll(".field-error")) error.hidden = true;
     unpreviewable.querySelector("[data-file-name]").textContent = file.name;
     field.photoCheck = checkPhoto(field, file).then((check) => {
       if (input.files[0] !== file) return check;
