@@ -100,16 +100,80 @@ function postTo(url) {
   form.submit();
 }
 
-// ---------- Photo field: preview, drag and drop, upload progress ----------
+// ---------- Photo field: checks, preview, drag and drop, upload progress ----------
+
+// The first bytes of the image formats the server takes; anything else is not sent.
+const imageSignatures = [
+  { format: "jpeg", test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
+  { format: "png", test: (b) => ascii(b, 1, 4) === "PNG" },
+  { format: "gif", test: (b) => ascii(b, 0, 4) === "GIF8" },
+  { format: "webp", test: (b) => ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 12) === "WEBP" },
+  { format: "heif", test: (b) => ascii(b, 4, 8) === "ftyp" && /^(hei[cfsmx]|hev[cx]|mif1|msf1)$/.test(ascii(b, 8, 12)) },
+];
+
+function ascii(bytes, start, end) {
+  return String.fromCharCode(...bytes.slice(start, end));
+}
+
+function megabytes(bytes) {
+  const value = bytes / (1024 * 1024);
+  return value >= 10 || Number.isInteger(value) ? String(Math.round(value)) : value.toFixed(1);
+}
+
+// What the chosen file is: { problem } when it must not be sent, else { format }.
+async function checkPhoto(field, file) {
+  const limit = Number(field.dataset.maxBytes);
+  if (limit && file.size > limit) {
+    return { problem: `This photo is ${megabytes(file.size)} MB; photos can be up to ${megabytes(limit)} MB. Choose a smaller one.` };
+  }
+  const bytes = new Uint8Array(await file.slice(0, 16).arrayBuffer());
+  const match = imageSignatures.find((signature) => signature.test(bytes));
+  if (!match) return { problem: `“${file.name}” isn’t a photo. Choose a JPEG, PNG, WebP or HEIC image.` };
+  return { format: match.format };
+}
 
 function enhancePhotoField(field) {
   const input = field.querySelector('input[type="file"]');
   const preview = field.querySelector(".photo-preview");
+  const unpreviewable = field.querySelector(".photo-unpreviewable");
+  const problem = field.querySelector("[data-photo-problem]");
+  const original = preview.getAttribute("src");
+  const describedBy = input.getAttribute("aria-describedby");
+  const showState = ({ problem: message = "", canPreview = true } = {}) => {
+    problem.textContent = message;
+    problem.hidden = !message;
+    if (message) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
+    if (message) input.setAttribute("aria-describedby", problem.id);
+    else if (describedBy) input.setAttribute("aria-describedby", describedBy);
+    else input.removeAttribute("aria-describedby");
+    unpreviewable.hidden = canPreview;
+    preview.hidden = !canPreview;
+  };
+  // A file the browser cannot draw (HEIC in Chromium) gets a word instead of a broken image.
+  preview.addEventListener("error", () => {
+    if (preview.getAttribute("src") !== original) showState({ canPreview: false });
+  });
   const show = () => {
     const file = input.files[0];
-    if (file && preview) preview.src = URL.createObjectURL(file);
+    if (preview.src.startsWith("blob:")) URL.revokeObjectURL(preview.src);
+    preview.src = original;
+    showState();
+    field.photoCheck = null;
+    if (!file) return;
+    // The server's word on the last file sent no longer applies.
+    for (const error of field.querySelectorAll(".field-error")) error.hidden = true;
+    unpreviewable.querySelector("[data-file-name]").textContent = file.name;
+    field.photoCheck = checkPhoto(field, file).then((check) => {
+      if (input.files[0] !== file) return check;
+      if (check.problem) showState({ problem: check.problem });
+      else if (check.format === "heif") showState({ canPreview: false });
+      else preview.src = URL.createObjectURL(file);
+      return check;
+    });
   };
   input.addEventListener("change", show);
+  // "reset" fires before the form is reset: look once it is.
+  input.form.addEventListener("reset", () => setTimeout(show));
   field.addEventListener("dragover", (event) => { event.preventDefault(); field.classList.add("is-dragging"); });
   field.addEventListener("dragleave", () => field.classList.remove("is-dragging"));
   field.addEventListener("drop", (event) => {
@@ -122,19 +186,58 @@ function enhancePhotoField(field) {
   });
 }
 
-function uploadWithProgress(form) {
-  const progress = form.querySelector(".upload-progress");
+// While a save is in flight its buttons are off, so a second click sends nothing.
+function setBusy(form, busy) {
+  form.toggleAttribute("data-busy", busy);
+  form.setAttribute("aria-busy", String(busy));
+  for (const button of form.querySelectorAll('button[type="submit"]')) button.disabled = busy;
+}
+
+// Back from the next page (bfcache), a form saved natively is usable again.
+window.addEventListener("pageshow", () => {
+  for (const form of document.querySelectorAll("form[data-busy]")) setBusy(form, false);
+});
+
+async function submitTripForm(event, form) {
+  if (form.hasAttribute("data-busy")) {
+    event.preventDefault();
+    return;
+  }
+  const field = form.querySelector("[data-photo-field]");
+  const input = field?.querySelector('input[type="file"]');
+  setBusy(form, true);
+  if (!input?.files.length) return;  // no photo chosen: the browser posts the form
+  event.preventDefault();
+  const check = await (field.photoCheck ?? checkPhoto(field, input.files[0]));
+  if (check.problem) {
+    setBusy(form, false);
+    input.focus();
+    return;
+  }
+  uploadWithProgress(form, field);
+}
+
+function uploadWithProgress(form, field) {
+  const progress = field.querySelector(".upload-progress");
+  const status = field.querySelector("[data-upload-status]");
   const bar = document.createElement("progress");
   bar.max = 100;
   bar.value = 0;
   bar.className = "progress";
   progress.replaceChildren(bar);
   progress.hidden = false;
+  status.textContent = "Uploading photo…";
+  status.hidden = false;
   const request = new XMLHttpRequest();
   request.open("POST", form.action);
   request.setRequestHeader("X-CSRF-Token", csrfToken);
   request.upload.addEventListener("progress", (event) => {
     if (event.lengthComputable) bar.value = Math.round((event.loaded / event.total) * 100);
+  });
+  // Every byte is sent; converting the photo and making its thumbnail take a few seconds more.
+  request.upload.addEventListener("load", () => {
+    bar.removeAttribute("value");
+    status.textContent = "Processing photo…";
   });
   request.addEventListener("load", () => {
     if (request.status < 400 && request.responseURL && new URL(request.responseURL).pathname !== new URL(form.action).pathname) {
@@ -144,7 +247,14 @@ function uploadWithProgress(form) {
     const page = new DOMParser().parseFromString(request.responseText, "text/html");
     document.documentElement.replaceWith(page.documentElement);
   });
-  request.addEventListener("error", () => { progress.hidden = true; form.submit(); });
+  request.addEventListener("error", () => {
+    progress.hidden = true;
+    status.hidden = true;
+    const problem = field.querySelector("[data-photo-problem]");
+    problem.textContent = "The photo couldn’t be sent. Check that Wishlist is still running, then save again.";
+    problem.hidden = false;
+    setBusy(form, false);
+  });
   request.send(new FormData(form));
 }
 
@@ -171,9 +281,8 @@ document.addEventListener("submit", (event) => {
   if (form.matches(".check-form, .sort-form, .rename-form")) {
     event.preventDefault();
     submitInPlace(form, event.submitter).catch(() => form.submit());
-  } else if (form.matches(".trip-form") && form.querySelector('input[type="file"]')?.files.length) {
-    event.preventDefault();
-    uploadWithProgress(form);
+  } else if (form.matches(".trip-form")) {
+    submitTripForm(event, form);
   }
 });
 

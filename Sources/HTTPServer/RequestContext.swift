@@ -20,6 +20,8 @@ final class RequestContext {
     private var bodyLimit = 0
     /// The event stream this request answered with, to detach when the connection ends.
     var eventStream: EventStream?
+    /// Set while the handler runs on the `UploadQueue`, and until the connection completes.
+    var offloaded: PendingResponse?
 
     init(rawURI: String) {
         self.rawURI = rawURI

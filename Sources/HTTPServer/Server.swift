@@ -5,7 +5,8 @@ import Glibc
 import Synchronization
 
 /// An HTTP/1.1 server on libmicrohttpd: a small pool of threads with epoll serves every
-/// connection; event streams wait suspended, without a thread.
+/// connection; event streams wait suspended, without a thread, and so do uploads while their
+/// handler runs on the `UploadQueue`.
 public final class Server: Sendable {
     public struct Configuration: Sendable {
         public var host: String
@@ -26,6 +27,10 @@ public final class Server: Sendable {
         public var accessLog: Bool
         /// Where multipart file parts are written while a request is handled.
         public var uploadDirectory: String
+        /// How many requests with uploaded files are handled at once. Their handlers run on a
+        /// queue of their own while the connection waits suspended, so the work on the files
+        /// never stalls the other connections of a worker thread; the rest wait in line.
+        public var uploadConcurrency: Int
         /// Renders the error pages of the server itself: requests refused before they were complete
         /// (no request then) and errors that escape the responder. Errors of handlers are best
         /// rendered inside the responder's chain by an `ErrorPages` middleware.
@@ -36,7 +41,7 @@ public final class Server: Sendable {
                     maxBodySize: Int = 32 * 1024 * 1024, heartbeatInterval: Double = 15,
                     connectionTimeout: Int = 60, maxConnections: Int = 16_384,
                     connectionMemoryLimit: Int = 16 * 1024, accessLog: Bool = false,
-                    uploadDirectory: String = NSTemporaryDirectory(),
+                    uploadDirectory: String = NSTemporaryDirectory(), uploadConcurrency: Int = 2,
                     errorPage: @escaping ErrorPages.Renderer = Server.plainErrorPage) {
             self.host = host
             self.port = port
@@ -48,6 +53,7 @@ public final class Server: Sendable {
             self.connectionMemoryLimit = connectionMemoryLimit
             self.accessLog = accessLog
             self.uploadDirectory = uploadDirectory.hasSuffix("/") ? String(uploadDirectory.dropLast()) : uploadDirectory
+            self.uploadConcurrency = uploadConcurrency
             self.errorPage = errorPage
         }
     }
@@ -71,10 +77,12 @@ public final class Server: Sendable {
     private let running = Mutex(Running())
     private let streams = Mutex(Streams())
     private let answeredCount = Atomic<Int>(0)
+    let uploads: UploadQueue
 
     public init(configuration: Configuration = Configuration(), responder: @escaping Handler) {
         self.configuration = configuration
         errorPages = ErrorPages(render: configuration.errorPage)
+        uploads = UploadQueue(concurrency: configuration.uploadConcurrency)
         let renderErrors = errorPages.wrapping(responder)
         self.handler = configuration.accessLog ? AccessLog().wrapping(renderErrors) : renderErrors
     }
@@ -110,14 +118,15 @@ public final class Server: Sendable {
         heartbeat.setEventHandler { [weak self] in self?.sendHeartbeats() }
         heartbeat.resume()
         streams.withLock { $0.isStopping = false }
+        uploads.reopen()
         running.withLock {
             $0 = Running(daemon: UncheckedHandle(pointer: daemon), port: listener.port,
                          heartbeat: UncheckedHandle(pointer: heartbeat), retainedSelf: retained)
         }
     }
 
-    /// Stops accepting, lets in-flight requests finish, ends every event stream (their
-    /// `onClose` handlers run), then shuts the daemon down.
+    /// Stops accepting, lets in-flight requests finish (uploads being processed too), ends every
+    /// event stream (their `onClose` handlers run), then shuts the daemon down.
     public func stop() {
         let stopping = running.withLock { running in
             defer { running = Running() }
@@ -139,6 +148,8 @@ public final class Server: Sendable {
         while streams.withLock({ !$0.open.isEmpty }), ContinuousClock.now < deadline {
             usleep(2_000)
         }
+        // An upload being processed finishes and its answer goes out.
+        uploads.drain(timeout: .now() + 30)
         MHD_stop_daemon(daemon)
         if listenDescriptor >= 0 { close(listenDescriptor) }
         stopping.retainedSelf?.release()

@@ -38,8 +38,18 @@ func serverAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePo
         uploadDataSize.pointee = 0
         return MHD_Result.YES
     }
+    if let offloaded = context.offloaded {
+        // Resumed by the upload queue, which resumes only once its handler has answered.
+        guard let response = offloaded.response.withLock({ $0 }) else { return MHD_Result.NO }
+        return queue(response, on: connection, context, server)
+    }
     let response: Response
     switch context.makeRequest(remoteAddress: remoteAddress(of: connection)) {
+    case .success(let request) where !request.files.isEmpty:
+        if server.uploads.handle(request, connection: connection, context: context, respond: server.respond) {
+            return MHD_Result.YES
+        }
+        response = server.respond(to: request)
     case .success(let request): response = server.respond(to: request)
     case .failure(let error): response = server.errorResponse(error, request: nil)
     }
@@ -55,6 +65,7 @@ func serverRequestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: Opaqu
     let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
     let context = Unmanaged<RequestContext>.fromOpaque(contextAddress).takeRetainedValue()
     if let stream = context.eventStream { server.unregister(stream) }
+    if context.offloaded != nil { server.uploads.completed() }
     context.complete()
 }
 

@@ -59,7 +59,7 @@ struct PageRenderer: Sendable {
 
     /// The page rendered for any viewer: `SharedResponse.response(for:)` puts in the viewer's token.
     func render(
-        _ template: String, for request: Request, tab: Tab?, live: LiveSubscription? = nil,
+        _ template: String, for request: Request?, tab: Tab?, live: LiveSubscription? = nil,
         status: HTTPStatus = .ok, _ context: [String: MustacheValue]
     ) throws -> SharedResponse {
         var context = context
@@ -75,8 +75,9 @@ struct PageRenderer: Sendable {
         return SharedResponse(status: status, html: try templates.renderBytes(template, .object(context)), placeholder: tokenPlaceholder)
     }
 
-    private func isSignedIn(_ request: Request) -> Bool {
-        sessionCookieName.map { request.cookies[$0] != nil } ?? false
+    private func isSignedIn(_ request: Request?) -> Bool {
+        guard let request, let sessionCookieName else { return false }
+        return request.cookies[sessionCookieName] != nil
     }
 
     /// A fragment as its page shows it: forms inside carry the token's placeholder, which
@@ -107,12 +108,13 @@ struct PageRenderer: Sendable {
             "backURL": "/",
             "backLabel": "Back to Wishlist",
         ]
-        let tab: Tab? = nil
-        if let request, let response = try? page("error", for: request, tab: tab, status: status, context) {
-            return response
+        guard let page = try? render("error", for: request, tab: nil, status: status, context) else {
+            // Only if the template itself fails.
+            return .text("\(status.code) \(Self.heading(for: status)): \(message)", status: status)
         }
-        // Without a request (or if the template itself fails) fall back to plain text.
-        return .text("\(status.code) \(Self.heading(for: status)): \(message)", status: status)
+        // Without a request (refused before it was read, such as an upload over the limit) there
+        // is no viewer's token to put in; the error page has no form that needs one.
+        return request.map(page.response(for:)) ?? .html(utf8: page.body.filled(with: []), status: status)
     }
 
     static func heading(for status: HTTPStatus) -> String {

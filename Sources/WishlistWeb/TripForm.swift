@@ -88,7 +88,7 @@ struct PhotoFieldView {
         [
             "photoURL": .string(url), "photoWidth": .int(width), "photoHeight": .int(height),
             "photoAlt": .string(alt), "photoLabel": .string(label),
-            "maxPhotoMegabytes": .int(maxBytes / (1024 * 1024)),
+            "maxPhotoBytes": .int(maxBytes), "maxPhotoMegabytes": .int(maxBytes / (1024 * 1024)),
         ]
     }
 }

@@ -1,15 +1,22 @@
 """Trip photos in a real Chromium: an upload through the New Trip form shows up as a thumbnail
-on the Wishlist page; a file that is not a picture gets the form back with the message."""
+on the Wishlist page; the form checks a file before sending it (size, whether it is an image),
+says when it cannot preview one (HEIC), shows the processing step, and saves once however often
+Save is clicked."""
 
+import json
 import re
 import subprocess
+import urllib.request
 
+import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import screenshot, wait_until
+from conftest import WishlistServer, screenshot, wait_until
 
-UNSUPPORTED = "That file isn't a supported image (JPEG, PNG, WebP, HEIC)."
+UNPREVIEWABLE = "Preview not available — it will be converted when you save."
+# Enough of an HEIC's header for the form to know it: a box of type ftyp, brand heic.
+HEIC_BYTES = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(4096)
 
 
 def make_jpeg(tmp_path):
@@ -44,15 +51,87 @@ def test_uploaded_photo_appears_as_thumbnail_on_the_wishlist(server, browser, tm
     screenshot(browser, "photo-uploaded")
 
 
-def test_text_file_gets_the_form_back_with_the_message(server, browser, tmp_path):
+def trip_names(server):
+    with urllib.request.urlopen(server.url + "/api/trips?limit=100") as reply:
+        return [trip["name"] for trip in json.load(reply)["trips"]]
+
+
+def requests_sent(browser):
+    """Requests the page's script made (resource timing lists every XMLHttpRequest it finished)."""
+    return browser.execute_script(
+        "return performance.getEntriesByType('resource').filter(e => e.initiatorType === 'xmlhttprequest').length")
+
+
+def click_save(browser):
+    browser.find_element(By.CSS_SELECTOR, ".form-actions button[type=submit]").click()
+
+
+def problem_text(browser):
+    problem = browser.find_element(By.CSS_SELECTOR, "[data-photo-problem]")
+    return problem.text if problem.is_displayed() else ""
+
+
+@pytest.fixture
+def small_limit_server(tmp_path):
+    server = WishlistServer(tmp_path / "data", arguments=["--max-photo-mb", "1"])
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_a_photo_over_the_limit_is_refused_inline_and_nothing_is_sent(small_limit_server, browser, tmp_path):
+    big = tmp_path / "big.jpg"
+    big.write_bytes(b"\xff\xd8\xff" + bytes(2 * 1024 * 1024 - 3))
+    fill_new_trip(browser, small_limit_server, "Too Big", big)
+    wait_until(browser, lambda d: problem_text(d))
+    assert problem_text(browser) == "This photo is 2 MB; photos can be up to 1 MB. Choose a smaller one."
+    assert browser.find_element(By.CSS_SELECTOR, "input[name=photo]").get_attribute("aria-invalid") == "true"
+    click_save(browser)
+    wait_until(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".form-actions button").is_enabled())
+    assert browser.current_url.endswith("/trips/new") and requests_sent(browser) == 0
+    screenshot(browser, "photo-too-large")
+    assert "Too Big" not in trip_names(small_limit_server)
+
+
+def test_a_file_that_is_not_an_image_gets_a_message_not_a_broken_preview(server, browser, tmp_path):
     notes = tmp_path / "notes.jpg"
     notes.write_text("Packing list: socks, charger, passport.\n")
     fill_new_trip(browser, server, "Not a Photo", notes)
-    browser.find_element(By.CSS_SELECTOR, ".form-actions button[type=submit]").click()
+    wait_until(browser, lambda d: problem_text(d))
+    assert problem_text(browser) == "“notes.jpg” isn’t a photo. Choose a JPEG, PNG, WebP or HEIC image."
+    preview = browser.find_element(By.CSS_SELECTOR, ".photo-preview")
+    assert preview.is_displayed() and preview.get_attribute("src").endswith("/static/images/placeholder.svg")
+    click_save(browser)
+    assert browser.current_url.endswith("/trips/new") and requests_sent(browser) == 0
+    screenshot(browser, "photo-not-an-image")
+    assert "Not a Photo" not in trip_names(server)
 
-    wait_until(browser, lambda d: d.find_elements(By.ID, "new-trip-photo-error"), timeout=15)
-    assert browser.find_element(By.ID, "new-trip-photo-error").text == UNSUPPORTED
-    assert browser.find_element(By.NAME, "name").get_attribute("value") == "Not a Photo"
-    screenshot(browser, "photo-refused")
-    browser.get(server.url + "/")
-    assert "Not a Photo" not in browser.page_source
+
+def test_heic_says_it_will_be_converted_instead_of_a_broken_preview(server, browser, tmp_path):
+    photo = tmp_path / "IMG_0042.heic"
+    photo.write_bytes(HEIC_BYTES)
+    fill_new_trip(browser, server, "From an iPhone", photo)
+    note = browser.find_element(By.CSS_SELECTOR, ".photo-unpreviewable")
+    wait_until(browser, lambda d: note.is_displayed())
+    assert note.text.splitlines() == ["IMG_0042.heic", UNPREVIEWABLE]
+    assert not browser.find_element(By.CSS_SELECTOR, ".photo-preview").is_displayed()
+    assert problem_text(browser) == ""
+    screenshot(browser, "photo-heic")
+
+
+def test_processing_is_shown_and_a_double_click_saves_once(server, browser, tmp_path):
+    fill_new_trip(browser, server, "Twice Clicked", make_jpeg(tmp_path))
+    preview = browser.find_element(By.CSS_SELECTOR, ".photo-preview")
+    wait_until(browser, lambda d: preview.get_attribute("src").startswith("blob:"))
+    # Holds the server's answer in the browser: the page stays in its processing state.
+    browser.execute_cdp_cmd("Fetch.enable", {"patterns": [{"urlPattern": "*/trips", "requestStage": "Response"}]})
+    # Two clicks in one task: nothing of the first upload has happened yet when the second comes.
+    browser.execute_script("const save = document.querySelector('.form-actions button[type=submit]'); save.click(); save.click();")
+    status = browser.find_element(By.CSS_SELECTOR, "[data-upload-status]")
+    wait_until(browser, lambda d: status.text == "Processing photo…", timeout=15)
+    assert all(not button.is_enabled() for button in browser.find_elements(By.CSS_SELECTOR, ".trip-form button[type=submit]"))
+    assert browser.execute_script("return document.querySelector('.upload-progress progress').hasAttribute('value')") is False
+    screenshot(browser, "photo-processing")
+    browser.execute_cdp_cmd("Fetch.disable", {})
+    wait_until(browser, lambda d: d.current_url.rstrip("/") == server.url, timeout=15)
+    assert trip_names(server).count("Twice Clicked") == 1

@@ -50,6 +50,23 @@ import WishlistCore
         #expect(try client.get("/api/trips", headers: ["Cookie": cookies]).status == 401)
     }
 
+    /// Refused from its Content-Length before a byte of it is read, so the server has no request
+    /// to render with: still the app's page, with what to do and a way back, and its headers once.
+    @Test func anUploadOverTheLimitGetsTheStyledPageBeforeItIsRead() throws {
+        let fixture = try LiveServer(maxPhotoBytes: 1024 * 1024)
+        let head = "POST /trips HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=x\r\n"
+            + "Content-Length: \(5 * 1024 * 1024)\r\n\r\n"
+        let reply = try SocketClient(port: fixture.port).exchange(Array(head.utf8))
+        #expect(reply.status == 413)
+        #expect(reply.header("Content-Type") == "text/html; charset=utf-8")
+        #expect(reply.text.contains(#"<link rel="stylesheet" href="/static/css/app.css">"#))
+        #expect(reply.text.contains("Upload too large") && reply.text.contains("choose a smaller one"))
+        #expect(reply.text.contains(#"<a class="button" href="/">Back to Wishlist</a>"#))
+        for name in ["Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options", "Content-Type"] {
+            #expect(reply.headers.filter { $0.name.lowercased() == name.lowercased() }.count == 1, "\(name)")
+        }
+    }
+
     @Test func apiErrorsStayJSONInsideTheChain() throws {
         let fixture = try AppHarness(password: "open sesame")
         let client = fixture.client

@@ -30,7 +30,8 @@ public enum PhotoProblem: Equatable, Sendable {
         case .tooLarge(let byteCount, let limit):
             "That photo is \(Self.megabytes(byteCount)) MB; the limit is \(Self.megabytes(limit)) MB."
         case .uploadTooLarge(let limit):
-            "That photo is too large. Photos can be up to \(Self.megabytes(limit)) MB."
+            "That photo is too large. Photos can be up to \(Self.megabytes(limit)) MB. "
+                + "Go back and choose a smaller one, or save this one at a lower resolution first."
         case .tooManyPixels(let width, let height, let limit):
             "That image is \(width)×\(height) pixels; the limit is \(Self.megapixels(limit)) megapixels."
         case .damaged:
