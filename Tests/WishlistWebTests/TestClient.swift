@@ -41,6 +41,8 @@ final class TestClient {
     private var streamText = ""
     /// Every byte of the stream body so far, to check the wire format itself.
     private(set) var streamReceived = ""
+    /// The stream's response headers, names lowercased.
+    private(set) var streamHeaders: [String: String] = [:]
 
     init(port: Int, timeoutSeconds: Int = 5) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -85,6 +87,7 @@ final class TestClient {
         guard status == 200, replyHeaders["content-type"] == "text/event-stream" else {
             throw Failure(description: "not an event stream: \(status) \(replyHeaders)")
         }
+        client.streamHeaders = replyHeaders
         return client
     }
 
