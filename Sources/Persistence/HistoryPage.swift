@@ -63,20 +63,26 @@ extension HistoryStore {
         var rowsLeft = changeRowsPerPage
         while changesLeft > 0, rowsLeft > 0 {
             let token: Int64
-            var after: Int64
+            let changeRows: ClosedRange<Int64>?
+            let after: Int64
             if let change = position.change {
                 (token, after) = (position.token, change)
+                changeRows = try Self.changeRows(of: token, on: connection)
             } else {
                 guard let next = try nextTransaction(after: position.token, authors: authors, entities: entities,
                                                      on: connection) else {
                     return HistoryPage(pieces: pieces, cursor: HistoryCursor(token: max(newest, position.token)),
                                        hasMore: false, newestToken: newest)
                 }
-                token = next.token
-                after = (next.changes?.lowerBound ?? 1) - 1
+                (token, changeRows) = next
+                after = (changeRows?.lowerBound ?? 1) - 1
             }
-            guard let last = try changeRows(of: token, on: connection)?.upperBound else {
-                position = HistoryCursor(token: token)  // no change left to send (none recorded)
+            // A cursor inside a transaction the filter no longer keeps (the client changed its
+            // filter) or one without changes: nothing to send of it.
+            guard let last = changeRows?.upperBound,
+                  let header = try connection.fetchOne("SELECT timestamp, author FROM history_transaction WHERE token = ?", [token]),
+                  authors?.contains(header[1]) != false else {
+                position = HistoryCursor(token: token)
                 continue
             }
             // Rowids of one transaction are consecutive (its changes are written together, rowids only grow).
@@ -93,7 +99,6 @@ extension HistoryStore {
             changesLeft -= rows.count
             position = reached == last ? HistoryCursor(token: token) : HistoryCursor(token: token, change: reached)
             if !rows.isEmpty {
-                let header = try connection.fetchOne("SELECT timestamp, author FROM history_transaction WHERE token = ?", [token])!
                 let changes = rows.map { HistoryChange(entity: $0[1], rowID: $0[2], kind: $0[3]) }
                 pieces.append(HistoryPiece(transaction: HistoryTransaction(token: token, timestamp: header[0], author: header[1],
                                                                            changes: changes),

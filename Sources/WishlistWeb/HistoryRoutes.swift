@@ -133,7 +133,7 @@ private final class HistoryPump: Sendable {
                 cursor = page.cursor
                 if !page.hasMore { return }
             }
-            stream.whenDrained { [self] in sendNewChanges() }
+            if !stream.isClosed { stream.whenDrained { [self] in sendNewChanges() } }
         }
     }
 }

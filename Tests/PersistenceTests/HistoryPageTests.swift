@@ -88,6 +88,23 @@ import Testing
         #expect(steps < 1000)
     }
 
+    /// A client that changes its filter keeps its cursor: what the new filter leaves out of the
+    /// transaction the cursor stands in is skipped, not sent.
+    @Test func aCursorInsideATransactionTheFilterNoLongerKeepsMovesOn() throws {
+        let directory = try TemporaryDirectory()
+        let database = try makeDatabaseWithOneList(directory)
+        try database.write(author: "import") { db in
+            try db.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2500) INSERT INTO item(list_id, title) SELECT 1, 'x' FROM n")
+        }
+        try database.write(author: "app") { db in try db.execute("UPDATE list SET name = 'B'") }
+        let start = try database.fetchHistory(after: 0, limit: 1)[0].token
+        let inside = try database.historyPage(after: HistoryCursor(token: start), limit: 1000).cursor
+        #expect(inside.token == start + 1 && inside.change != nil)
+        let page = try database.historyPage(after: inside, authors: ["app"], limit: 1000)
+        #expect(page.pieces.map(\.transaction.author) == ["app"])
+        #expect(page.pieces.flatMap(\.transaction.changes).prefix(2) == [HistoryChange(entity: "list", rowID: 1, kind: .update)])
+    }
+
     @Test func cursorsReadBackTheirTextAndRefuseAnythingElse() {
         #expect(HistoryCursor("14") == HistoryCursor(token: 14))
         #expect(HistoryCursor("14:1200") == HistoryCursor(token: 14, change: 1200))
