@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Dispatch
 import Synchronization
 
 /// The server side of one `text/event-stream` response. Return it from a handler as
@@ -17,12 +18,13 @@ public final class EventStream: Sendable {
         /// The connection has finished; `onClose` handlers have run.
         var hasEnded = false
         var closeHandlers: [@Sendable () -> Void] = []
+        var drainHandlers: [@Sendable () -> Void] = []
 
         var pendingCount: Int { pending.count - pendingStart }
     }
 
     /// A client that stops reading is dropped rather than buffered without bound.
-    static let maximumPendingBytes = 1 << 20
+    public static let maximumPendingBytes = 1 << 20
 
     private let state = Mutex(State())
 
@@ -63,6 +65,24 @@ public final class EventStream: Sendable {
         if hasEnded { handler() }
     }
 
+    /// The bytes queued and not yet handed to the connection: a producer with much to send
+    /// (a backlog) waits for room with `whenDrained` instead of overflowing the buffer.
+    public var pendingByteCount: Int {
+        state.withLock(\.pendingCount)
+    }
+
+    /// Runs `handler` once, on a global queue (never the server's thread), when everything queued
+    /// has been handed to the connection; at once if nothing is pending. Never once the stream has ended.
+    public func whenDrained(_ handler: @escaping @Sendable () -> Void) {
+        let isDrained = state.withLock { state in
+            guard !state.hasEnded else { return false }
+            if state.pendingCount == 0 { return true }
+            state.drainHandlers.append(handler)
+            return false
+        }
+        if isDrained { DispatchQueue.global().async(execute: handler) }
+    }
+
     /// A comment line: keeps proxies from closing an idle stream, and the failed write is how
     /// a departed client is noticed.
     func sendHeartbeat() {
@@ -97,7 +117,7 @@ public final class EventStream: Sendable {
     /// the connection until the next `send`.
     func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
         let buffer = UncheckedHandle(pointer: UnsafeMutableRawPointer(buffer))
-        return state.withLock { state in
+        let (count, drained) = state.withLock { state -> (Int, [@Sendable () -> Void]) in
             if state.pendingCount > 0 {
                 let count = min(capacity, state.pendingCount)
                 state.pending.withUnsafeBufferPointer { pending in
@@ -105,18 +125,20 @@ public final class EventStream: Sendable {
                                                                byteCount: count)
                 }
                 state.pendingStart += count
-                if state.pendingStart == state.pending.count {
-                    state.pending.removeAll(keepingCapacity: true)
-                    state.pendingStart = 0
-                }
-                return count
+                guard state.pendingStart == state.pending.count else { return (count, []) }
+                state.pending.removeAll(keepingCapacity: true)
+                state.pendingStart = 0
+                defer { state.drainHandlers = [] }
+                return (count, state.drainHandlers)
             }
-            if state.isClosing || state.hasEnded { return endOfStream }
-            guard let connection = state.connection else { return endOfStream }
+            if state.isClosing || state.hasEnded { return (endOfStream, []) }
+            guard let connection = state.connection else { return (endOfStream, []) }
             state.isSuspended = true
             MHD_suspend_connection(connection.pointer)
-            return 0
+            return (0, [])
         }
+        for handler in drained { DispatchQueue.global().async(execute: handler) }
+        return count
     }
 
     /// The connection is gone: forget it and run the close handlers.
@@ -127,6 +149,7 @@ public final class EventStream: Sendable {
             state.hasEnded = true
             state.pending = []
             state.pendingStart = 0
+            state.drainHandlers = []
             defer { state.closeHandlers = [] }
             return state.closeHandlers
         }

@@ -146,6 +146,15 @@ public final class Database: Sendable {
         }
     }
 
+    /// One bounded page of the history after `cursor` (`HistoryStore.page`): at most `limit`
+    /// matching changes, a huge transaction coming in pieces; read in one snapshot.
+    public func historyPage(after cursor: HistoryCursor, authors: Set<String>? = nil, entities: Set<String>? = nil,
+                            limit: Int) throws -> HistoryPage {
+        try read { connection in
+            try HistoryStore.page(after: cursor, authors: authors, entities: entities, limit: limit, on: connection)
+        }
+    }
+
     /// Writes a consistent copy of the live database to `destination` with SQLite's online backup,
     /// from a reader's snapshot (writes go on meanwhile). The copy appears atomically by rename.
     public func backup(to destination: String) throws {

@@ -90,7 +90,7 @@ enum HistoryStore {
 
     /// The WHERE clause (on `history_transaction t`) and its arguments selecting the transactions
     /// after `token` by one of `authors` with a change to one of `entities` (nil: any).
-    private static func transactionFilter(after token: Int64, authors: Set<String>?,
+    static func transactionFilter(after token: Int64, authors: Set<String>?,
                                           entities: Set<String>?) -> (sql: String, arguments: [any DatabaseValueConvertible]) {
         var sql = "t.token > ?"
         var arguments: [any DatabaseValueConvertible] = [token]
@@ -153,7 +153,7 @@ enum HistoryStore {
         return (matches, try latestToken(connection))
     }
 
-    private static func placeholders(_ count: Int) -> String {
+    static func placeholders(_ count: Int) -> String {
         Array(repeating: "?", count: count).joined(separator: ", ")
     }
 }

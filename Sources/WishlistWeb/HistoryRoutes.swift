@@ -22,41 +22,45 @@ struct HistoryRoutes {
         let filter = try HistoryFilter(request, entities: app.store.database.historyEntities)
         let limit = try APIRoutes.boundedInteger(request.query["limit"], name: "limit", default: Self.defaultPageSize,
                                                  range: 1...Self.maxPageSize)
-        // The newest token is read first: every transaction up to it is then in the fetch below,
-        // so a commit landing in between is never skipped by a client that continues from it.
-        let newest = try app.store.database.latestHistoryToken()
-        let fetched = try filter.fetch(from: app.store.database, after: filter.after, limit: limit + 1)
-        let transactions = Array(fetched.prefix(limit))
-        let hasMore = fetched.count > limit
-        let reached = hasMore ? transactions.last!.token : max(newest, transactions.last?.token ?? filter.after)
-        return try .json(HistoryPageJSON(transactions: transactions.map(HistoryTransactionJSON.init),
-                                         latestToken: reached, hasMore: hasMore))
+        let page = try filter.page(from: app.store.database, after: filter.after, limit: limit)
+        try Self.refuseFutureCursor(filter.after, newestToken: page.newestToken)
+        return try .json(HistoryPageJSON(page))
     }
 
     func stream(_ request: Request) throws -> Response {
         let filter = try HistoryFilter(request, entities: app.store.database.historyEntities)
-        let after = try request.headers["Last-Event-ID"].map { try HistoryFilter.token($0, name: "Last-Event-ID") } ?? filter.after
+        let after = try request.headers["Last-Event-ID"].map { try HistoryFilter.cursor($0, name: "Last-Event-ID") } ?? filter.after
+        try Self.refuseFutureCursor(after, newestToken: app.store.database.latestHistoryToken())
         let stream = EventStream()
         stream.send(ServerSentEvent(event: "ready", data: "", retry: LiveUpdates.retryMilliseconds))
         let pump = HistoryPump(database: app.store.database, filter: filter, after: after, stream: stream)
         let observer = try HistoryObserver(database: app.store.database, authors: filter.authors, entities: filter.entities)
         // The observer only says "something matching was committed"; the pump fetches what.
-        let subscription = observer.subscribe { _, _ in pump.sendNewTransactions() }
-        pump.sendNewTransactions()
+        let subscription = observer.subscribe { _, _ in pump.sendNewChanges() }
+        pump.sendNewChanges()
         stream.onClose { withExtendedLifetime(observer) { subscription.cancel() } }
         return .eventStream(stream)
+    }
+
+    /// A cursor beyond the newest token comes from another history, e.g. before the database was
+    /// restored from an older backup: answering "nothing new" would hide every change until the
+    /// history caught up, so the client is told to start again.
+    static func refuseFutureCursor(_ cursor: HistoryCursor, newestToken: Int64) throws {
+        guard cursor.token > newestToken else { return }
+        throw HTTPError(.conflict, "History token \(cursor.token) is newer than the newest one, \(newestToken): this is not the "
+                        + "history it came from (was the database restored from a backup?). Sync again from after=0.")
     }
 }
 
 /// The `after`, `authors` and `entities` parameters, checked: a bad value is a 400 with a message.
 struct HistoryFilter: Sendable {
-    let after: Int64
+    let after: HistoryCursor
     let authors: Set<String>?
     let entities: Set<String>?
 
     /// `known` are the entities the history records (`Database.historyEntities`).
     init(_ request: Request, entities known: Set<String>) throws {
-        after = try request.query["after"].map { try Self.token($0, name: "after") } ?? 0
+        after = try request.query["after"].map { try Self.cursor($0, name: "after") } ?? HistoryCursor(token: 0)
         authors = try Self.list(request.query["authors"], name: "authors") { author in
             guard author.count <= 64, author.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
                 throw HTTPError(.badRequest, "Author “\(author)” is not a name of letters, digits, - and _ (at most 64).")
@@ -72,15 +76,16 @@ struct HistoryFilter: Sendable {
         }
     }
 
-    func fetch(from database: Database, after token: Int64, limit: Int) throws -> [HistoryTransaction] {
-        try database.fetchHistory(after: token, authors: authors, entities: entities, limit: limit)
+    func page(from database: Database, after cursor: HistoryCursor, limit: Int) throws -> HistoryPage {
+        try database.historyPage(after: cursor, authors: authors, entities: entities, limit: limit)
     }
 
-    static func token(_ text: String, name: String) throws -> Int64 {
-        guard let value = Int64(text), value >= 0 else {
-            throw HTTPError(.badRequest, "\(name) must be a history token: a whole number from 0 (the beginning).")
+    static func cursor(_ text: String, name: String) throws -> HistoryCursor {
+        guard let cursor = HistoryCursor(text) else {
+            throw HTTPError(.badRequest, "\(name) must be a history cursor: a token (a whole number from 0, the beginning) "
+                            + "or TOKEN:CHANGE as a page or event gave it.")
         }
-        return value
+        return cursor
     }
 
     /// A comma-separated list; absent means "any", present but empty is a mistake.
@@ -95,38 +100,40 @@ struct HistoryFilter: Sendable {
     }
 }
 
-/// Sends one stream the transactions it has not had yet, in token order. Called at open and on
-/// every matching commit; the lock keeps two calls from sending the same transaction twice.
+/// Sends one stream the changes it has not had yet, in order, a page at a time; a transaction
+/// bigger than a page goes as several events. Called at open and on every matching commit; the
+/// lock keeps two calls from sending the same changes twice.
 private final class HistoryPump: Sendable {
     private let database: Database
     private let filter: HistoryFilter
     private let stream: EventStream
-    private let lastSent: Mutex<Int64>
+    private let cursor: Mutex<HistoryCursor>
 
-    init(database: Database, filter: HistoryFilter, after: Int64, stream: EventStream) {
+    init(database: Database, filter: HistoryFilter, after: HistoryCursor, stream: EventStream) {
         self.database = database
         self.filter = filter
         self.stream = stream
-        lastSent = Mutex(after)
+        cursor = Mutex(after)
     }
 
-    func sendNewTransactions() {
-        lastSent.withLock { lastSent in
-            // A client far behind is caught up page by page; one that stops reading overflows its
-            // stream's buffer and is dropped, and comes back with Last-Event-ID.
-            while !stream.isClosed,
-                  let page = try? filter.fetch(from: database, after: lastSent, limit: HistoryRoutes.maxPageSize),
-                  !page.isEmpty {
+    func sendNewChanges() {
+        cursor.withLock { cursor in
+            // Pages are queued only while the client keeps up (half the buffer free, a page is far
+            // smaller), so a reader catching up on a huge import is paced, never dropped for its size;
+            // one that stops reading still overflows its buffer and comes back with Last-Event-ID.
+            while !stream.isClosed, stream.pendingByteCount < EventStream.maximumPendingBytes / 2 {
+                guard let page = try? filter.page(from: database, after: cursor, limit: HistoryRoutes.maxPageSize) else { return }
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys]
-                for transaction in page {
-                    guard let data = try? String(decoding: encoder.encode(HistoryTransactionJSON(transaction)), as: UTF8.self)
+                for piece in page.pieces {
+                    guard let data = try? String(decoding: encoder.encode(HistoryTransactionJSON(piece)), as: UTF8.self)
                     else { continue }
-                    stream.send(ServerSentEvent(id: String(transaction.token), event: "transaction", data: data))
+                    stream.send(ServerSentEvent(id: piece.cursor.description, event: "transaction", data: data))
                 }
-                lastSent = page.last!.token
-                if page.count < HistoryRoutes.maxPageSize { break }
+                cursor = page.cursor
+                if !page.hasMore { return }
             }
+            if !stream.isClosed { stream.whenDrained { [self] in sendNewChanges() } }
         }
     }
 }
@@ -136,9 +143,18 @@ private final class HistoryPump: Sendable {
 struct HistoryPageJSON: Encodable {
     let transactions: [HistoryTransactionJSON]
     /// Pass as `after` next time: everything matching up to it has been returned.
+    let cursor: String
+    /// Every matching transaction up to this token has been returned whole.
     let latestToken: Int64
-    /// More transactions are waiting: ask again with `after=latestToken` at once.
+    /// The page stopped at its bounds: ask again with `after=cursor` at once.
     let hasMore: Bool
+
+    init(_ page: HistoryPage) {
+        transactions = page.pieces.map(HistoryTransactionJSON.init)
+        cursor = page.cursor.description
+        latestToken = page.cursor.change == nil ? page.cursor.token : page.cursor.token - 1
+        hasMore = page.hasMore
+    }
 }
 
 struct HistoryTransactionJSON: Encodable {
@@ -147,6 +163,8 @@ struct HistoryTransactionJSON: Encodable {
     let timestamp: String
     let author: String
     let changes: [Change]
+    /// More of this transaction's changes follow (on the next page, in the next event).
+    let continues: Bool
 
     struct Change: Encodable {
         let entity: String
@@ -154,7 +172,9 @@ struct HistoryTransactionJSON: Encodable {
         let kind: String
     }
 
-    init(_ transaction: HistoryTransaction) {
+    init(_ piece: HistoryPiece) {
+        let transaction = piece.transaction
+        continues = piece.continues
         token = transaction.token
         timestamp = transaction.timestamp.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
         author = transaction.author

@@ -64,10 +64,15 @@ public final class WishlistApp: Sendable {
     /// With a password, only the login page and static files are served without a session.
     /// Errors of the screens become pages innermost, with the viewer's CSRF token and session
     /// (so Sign Out works from them); the middleware's own refusals reach the server's page.
+    /// What only this site's own pages may read (the JSON API and history feed, the live events,
+    /// the photos); the HTML screens stay reachable from links and bookmarks.
+    static let dataPaths = ["/api", "/events", "/trips/*/photo", "/trips/*/thumbnail"]
+
     public func makeResponder() throws -> Handler {
         var middleware: [any Middleware] = [
             SecurityHeaders(),
             HostValidation(additionalHosts: configuration.allowedHosts),
+            CrossSiteReadProtection(paths: Self.dataPaths),
             try StaticFiles(root: configuration.resourcesDirectory.appendingPathComponent("Public").path, prefix: "/static/"),
             CSRFProtection(),
         ]

@@ -134,4 +134,38 @@ import TestSupport
         let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("Threads:") })
         return try #require(Int(line.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces)))
     }
+
+    /// Sends three buffers' worth of events, a little at a time as the client reads them.
+    final class Backlog: Sendable {
+        static let events = (0..<48).map { ServerSentEvent(id: String($0), event: "part", data: String(repeating: "x", count: 64 * 1024)) }
+        let stream: EventStream
+        let sent = Mutex(0)
+
+        init(_ stream: EventStream) { self.stream = stream }
+
+        func sendWhatFits() {
+            sent.withLock { sent in
+                while sent < Self.events.count, stream.pendingByteCount < EventStream.maximumPendingBytes / 2 {
+                    stream.send(Self.events[sent])
+                    sent += 1
+                }
+                if sent < Self.events.count { stream.whenDrained { self.sendWhatFits() } }
+            }
+        }
+    }
+
+    @Test func aProducerPacedByWhenDrainedSendsMoreThanTheBufferWithoutBeingDropped() throws {
+        let hub = Hub()
+        try withServer(handler: hub.handler) { server throws in
+            let client = try Self.openStream(port: server.port)
+            let stream = try #require(hub.waitUntil { hub.count == 1 } ? hub.streams.withLock { $0.first } : nil)
+            Backlog(stream).sendWhatFits()
+            let expected = Backlog.events.reduce(0) { $0 + $1.encoded.count }
+            #expect(expected > 2 * EventStream.maximumPendingBytes)
+            var received = 0
+            while received < expected, let chunk = try client.readChunk() { received += chunk.count }
+            #expect(received == expected)
+            #expect(!stream.isClosed)
+        }
+    }
 }

@@ -1,4 +1,3 @@
-import CSQLite
 import Testing
 @testable import Persistence
 
@@ -140,17 +139,10 @@ enum RegionSchema {
                 """)
             try db.execute("UPDATE list SET name = 'B'")
         }
-        final class Counter { var steps = 0 }
-        let counter = Counter()
-        let answers = try database.read { db in
-            sqlite3_progress_handler(db.handle, 1, { context in
-                Unmanaged<Counter>.fromOpaque(context!).takeUnretainedValue().steps += 1
-                return 0
-            }, Unmanaged.passUnretained(counter).toOpaque())
-            defer { sqlite3_progress_handler(db.handle, 0, nil, nil) }
-            return try [["list"], ["item"], nil].map { try HistoryStore.hasChanges(to: $0, after: start, on: db) }
+        let (answers, steps) = try countingSteps(database) { db in
+            try [["list"], ["item"], nil].map { try HistoryStore.hasChanges(to: $0, after: start, on: db) }
         }
         #expect(answers == [true, false, true])
-        #expect(counter.steps < 500)
+        #expect(steps < 500)
     }
 }

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 @testable import Persistence
 
@@ -60,4 +61,21 @@ func eventually(timeout: Duration = .seconds(3), _ condition: () -> Bool) async 
         try? await Task.sleep(for: .milliseconds(5))
     }
     return condition()
+}
+
+private final class StepCounter { var steps = 0 }
+
+/// Runs `body` on a reader and counts the SQLite VM steps it takes: a measure of work that does
+/// not depend on the machine's speed, to show a query is bounded.
+func countingSteps<T>(_ database: Database, _ body: (Connection) throws -> T) throws -> (T, steps: Int) {
+    let counter = StepCounter()
+    let value = try database.read { db in
+        sqlite3_progress_handler(db.handle, 1, { context in
+            Unmanaged<StepCounter>.fromOpaque(context!).takeUnretainedValue().steps += 1
+            return 0
+        }, Unmanaged.passUnretained(counter).toOpaque())
+        defer { sqlite3_progress_handler(db.handle, 0, nil, nil) }
+        return try body(db)
+    }
+    return (value, counter.steps)
 }

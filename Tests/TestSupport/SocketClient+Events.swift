@@ -24,6 +24,7 @@ extension SocketClient {
         guard head.status == 200, head.header("Content-Type") == "text/event-stream" else {
             throw TestFailure("not an event stream: \(head.status) \(head.headers)")
         }
+        client.streamHead = head
         return client
     }
 

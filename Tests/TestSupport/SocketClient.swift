@@ -13,6 +13,8 @@ public final class SocketClient {
     var pendingEventText = ""
     /// Every byte of an event stream's body so far, to check the wire format itself.
     public internal(set) var streamReceived = ""
+    /// The status and headers an event stream opened with (`openEvents`).
+    public internal(set) var streamHead: Reply?
 
     public init(port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 5) throws {
         self.host = host
