@@ -16,7 +16,9 @@ extension DataPage {
         do {
             staged = try WishlistArchive(store: app.store).stage(URL(fileURLWithPath: upload.path))
         } catch let error as ArchiveError {
-            return try page(for: request, problem: "That file can’t be restored: \(error.description)", status: .unprocessableContent)
+            // Named as the person chose it, not by the server's temporary file.
+            let problem = error.description.replacingOccurrences(of: upload.path, with: upload.fileName)
+            return try page(for: request, problem: "That file can’t be restored: \(problem)", status: .unprocessableContent)
         }
         let preview = staged.preview
         let id = pendingImports.insert(staged)
