@@ -11,6 +11,7 @@ from selenium.webdriver.common.keys import Keys
 
 from conftest import make_driver, screenshot, wait_until
 from test_screens import SEEDED_NEWEST_FIRST, open_trip
+from test_security import RECORD_VIOLATIONS, violations
 
 
 @pytest.fixture
@@ -47,6 +48,7 @@ def open_data_page_by_keyboard(driver, server):
 
 def test_a_downloaded_archive_restores_a_deleted_trip_with_its_photo(server, saving_browser, downloads):
     browser = saving_browser
+    browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_VIOLATIONS})
     open_data_page_by_keyboard(browser, server)
     assert "12 trips" in browser.find_element(By.ID, "export-title").find_element(By.XPATH, "..").text
     screenshot(browser, "data")
@@ -55,6 +57,7 @@ def test_a_downloaded_archive_restores_a_deleted_trip_with_its_photo(server, sav
                timeout=20)
     archive = downloaded_archive(downloads)
     assert archive.name.startswith("wishlist-") and archive.read_bytes()[:4] == b"PK\x03\x04"
+    assert violations(browser) == [], "the download (fetch, blob, save) stays inside the CSP"
 
     deleted = SEEDED_NEWEST_FIRST[0]
     open_trip(browser, server, deleted)
@@ -71,6 +74,7 @@ def test_a_downloaded_archive_restores_a_deleted_trip_with_its_photo(server, sav
     holds, replaces = (el.text for el in browser.find_elements(By.CSS_SELECTOR, ".data-card"))
     assert "12 trips" in holds and "12 photos" in holds
     assert "11 trips" in replaces and "11 photos" in replaces
+    assert violations(browser) == [], "the upload stays inside the CSP"
     screenshot(browser, "data-preview")
 
     browser.find_element(By.XPATH, "//button[normalize-space()='Replace My Wishlist']").click()
@@ -80,6 +84,7 @@ def test_a_downloaded_archive_restores_a_deleted_trip_with_its_photo(server, sav
     backup = browser.find_element(By.CSS_SELECTOR, ".data-path").text
     assert Path(backup).parent == server.data_dir / "backups" and (Path(backup) / "wishlist.sqlite").exists()
     assert f"wishlist restore {backup}" in browser.find_element(By.CSS_SELECTOR, ".data-command").text
+    assert violations(browser) == [], "the confirmation stays inside the CSP"
     screenshot(browser, "data-result")
 
     browser.find_element(By.LINK_TEXT, "Go to Wishlist").click()
