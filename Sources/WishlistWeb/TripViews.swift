@@ -57,7 +57,7 @@ extension Date {
         return "\(Self.monthNames[(day.month ?? 1) - 1]) \(day.day ?? 1), \(day.year ?? 1970)"
     }
 
-    private static let gregorian: Calendar = {
+    static let gregorian: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = .current
         return calendar

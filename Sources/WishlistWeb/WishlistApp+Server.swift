@@ -6,9 +6,12 @@ extension WishlistApp {
     /// photo upload.
     public func makeServer(_ configuration: Server.Configuration) throws -> Server {
         var configuration = configuration
-        // Room for the photo plus the form's other fields.
-        configuration.maxBodySize = self.configuration.maxPhotoBytes + 1024 * 1024
+        configuration.maxBodySize = maxBodySize
         configuration.errorPage = errorPage(status:message:request:)
         return Server(configuration: configuration, responder: try makeResponder())
     }
+
+    /// The largest request body the server reads: room for the photo plus the form's other
+    /// fields. It bounds an archive uploaded on the Data page too (larger ones: `wishlist import`).
+    var maxBodySize: Int { configuration.maxPhotoBytes + 1024 * 1024 }
 }

@@ -54,6 +54,7 @@ public final class WishlistApp: Sendable {
         PhotoRoutes(app: self).register(on: &router)
         APIRoutes(app: self).register(on: &router)
         HistoryRoutes(app: self).register(on: &router)
+        DataPage(app: self).register(on: &router)
         live.register(on: &router)
         return router
     }

@@ -84,9 +84,13 @@ def server(tmp_path):
     server.stop()
 
 
-def make_driver(size=DESKTOP):
+def make_driver(size=DESKTOP, download_dir=None):
+    """`download_dir`: where downloads are saved, without asking."""
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
+    if download_dir:
+        options.add_experimental_option("prefs", {"download.default_directory": str(download_dir),
+                                                  "download.prompt_for_download": False})
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                      f"--window-size={size[0]},{size[1]}", "--force-prefers-reduced-motion"):
         options.add_argument(argument)

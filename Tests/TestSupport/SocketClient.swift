@@ -173,14 +173,20 @@ extension SocketClient {
     /// A multipart/form-data body of `fields` and, when given, a file part named "photo".
     public static func multipart(_ fields: [(String, String)], photo: (fileName: String, bytes: [UInt8])? = nil)
         -> (contentType: String, body: [UInt8]) {
+        multipart(fields, file: photo.map { (field: "photo", fileName: $0.fileName, contentType: "image/jpeg", bytes: $0.bytes) })
+    }
+
+    /// A multipart/form-data body of `fields` and, when given, one file part.
+    public static func multipart(_ fields: [(String, String)], file: (field: String, fileName: String, contentType: String, bytes: [UInt8])?)
+        -> (contentType: String, body: [UInt8]) {
         let boundary = "----test-boundary-7MA4YWxkTrZu0gW"
         var body: [UInt8] = []
         for (field, value) in fields {
             body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"\r\n\r\n\(value)\r\n".utf8)
         }
-        if let photo {
-            body += Array(("--\(boundary)\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"\(photo.fileName)\"\r\n"
-                + "Content-Type: image/jpeg\r\n\r\n").utf8) + photo.bytes + Array("\r\n".utf8)
+        if let file {
+            body += Array(("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.field)\"; filename=\"\(file.fileName)\"\r\n"
+                + "Content-Type: \(file.contentType)\r\n\r\n").utf8) + file.bytes + Array("\r\n".utf8)
         }
         body += Array("--\(boundary)--\r\n".utf8)
         return ("multipart/form-data; boundary=\(boundary)", body)

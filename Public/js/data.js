@@ -1,0 +1,110 @@
+// The Data page: progress while an archive is prepared and downloaded, while one is uploaded
+// and checked, and while it is restored. Loaded only by the Data page's screens; without it
+// the link and the forms work as they are. Listeners sit on the document, so they keep working
+// after an upload's answer (the preview) replaces the page.
+"use strict";
+
+(() => {
+  const csrfToken = () => document.querySelector('meta[name="csrf-token"]')?.content ?? "";
+
+  // A label and a bar in `container`; a null fraction makes the bar indeterminate.
+  function showProgress(container, label, fraction) {
+    container.hidden = false;
+    let text = container.querySelector(".data-progress-label");
+    let bar = container.querySelector("progress");
+    if (!bar) {
+      text = Object.assign(document.createElement("span"), { className: "data-progress-label" });
+      bar = Object.assign(document.createElement("progress"), { className: "progress", max: 100 });
+      container.replaceChildren(text, bar);
+    }
+    text.textContent = label;
+    if (fraction === null) bar.removeAttribute("value"); else bar.value = Math.round(fraction * 100);
+  }
+
+  const megabytes = (bytes) => (bytes / (1024 * 1024)).toFixed(1);
+
+  async function download(link) {
+    const status = link.parentElement.querySelector(".data-progress");
+    link.setAttribute("aria-disabled", "true");
+    showProgress(status, "Preparing the archive…", null);
+    try {
+      const response = await fetch(link.href);
+      if (!response.ok) throw new Error(`status ${response.status}`);
+      const total = Number(response.headers.get("Content-Length")) || 0;
+      const reader = response.body.getReader();
+      const chunks = [];
+      let received = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        chunks.push(value);
+        received += value.length;
+        showProgress(status, `Downloading… ${megabytes(received)} MB`, total ? received / total : null);
+      }
+      const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "")?.[1] ?? "wishlist.zip";
+      const url = URL.createObjectURL(new Blob(chunks, { type: "application/zip" }));
+      const save = Object.assign(document.createElement("a"), { href: url, download: name });
+      document.body.append(save);
+      save.click();
+      save.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      showProgress(status, `Downloaded ${name} (${megabytes(received)} MB).`, 1);
+    } catch {
+      // The plain link shows what went wrong, as it does without this script.
+      status.hidden = true;
+      window.location.assign(link.href);
+    } finally {
+      link.removeAttribute("aria-disabled");
+    }
+  }
+
+  // Sends the archive with upload progress, then shows the server's answer (the preview, or the
+  // Data page naming the problem) in place of this page.
+  function upload(form) {
+    const input = form.querySelector('input[type="file"]');
+    const file = input.files[0];
+    const status = form.querySelector(".data-progress");
+    const limit = Number(input.dataset.maxBytes);
+    if (limit && file.size > limit) {
+      showProgress(status, `${file.name} is ${megabytes(file.size)} MB, more than this page can take (${megabytes(limit)} MB). Restore it from the command line, as shown above.`, 0);
+      status.querySelector("progress").hidden = true;
+      return;
+    }
+    const button = form.querySelector('button[type="submit"]');
+    button.disabled = true;
+    showProgress(status, "Uploading…", 0);
+    const request = new XMLHttpRequest();
+    request.open("POST", form.action);
+    request.setRequestHeader("X-CSRF-Token", csrfToken());
+    request.upload.addEventListener("progress", (event) => {
+      if (event.lengthComputable) showProgress(status, "Uploading…", event.loaded / event.total);
+    });
+    request.upload.addEventListener("load", () => showProgress(status, "Checking every trip and photo in the archive…", null));
+    request.addEventListener("load", () => {
+      const page = new DOMParser().parseFromString(request.responseText, "text/html");
+      document.documentElement.replaceWith(page.documentElement);
+      window.scrollTo(0, 0);
+    });
+    request.addEventListener("error", () => { status.hidden = true; button.disabled = false; form.submit(); });
+    request.send(new FormData(form));
+  }
+
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest("a[data-export]");
+    if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    if (link.getAttribute("aria-disabled") !== "true") download(link);
+  });
+
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (form.matches(".archive-form") && form.querySelector('input[type="file"]').files.length) {
+      event.preventDefault();
+      upload(form);
+    } else if (form.matches(".confirm-import-form")) {
+      // The form posts as usual; until the answer comes, say what is happening.
+      form.querySelector('button[type="submit"]').disabled = true;
+      showProgress(form.querySelector(".data-progress"), "Backing up your wishlist, then restoring the archive…", null);
+    }
+  });
+})();

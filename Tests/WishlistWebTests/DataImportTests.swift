@@ -1,0 +1,106 @@
+import Foundation
+@testable import HTTPServer
+import Testing
+import TestSupport
+@testable import WishlistCore
+@testable import WishlistWeb
+
+/// Restoring an archive through the Data page's forms, over a real socket (the upload is a
+/// multipart file, which only the server's own reader turns into a file).
+@Suite struct DataImportTests {
+    private let site: LiveServer
+    private var browser: Browser
+
+    init() throws {
+        site = try LiveServer()
+        browser = site.browser()
+        _ = try browser.get("/data")
+    }
+
+    private mutating func upload(_ bytes: [UInt8], named fileName: String) throws -> Reply {
+        let token = try #require(browser.cookies[CSRFProtection.cookieName])
+        let form = SocketClient.multipart([(CSRFProtection.fieldName, token)],
+                                          file: (DataPage.archiveField, fileName, "application/zip", bytes))
+        return try browser.send(.post, "/data/import", headers: ["Content-Type": form.contentType], body: form.body)
+    }
+
+    private func confirmURL(in preview: Reply) throws -> String {
+        let match = try #require(preview.text.firstMatch(of: /action="(\/data\/import\/[0-9a-f]{32}\/confirm)"/))
+        return String(match.1)
+    }
+
+    private func leftoverStagingFolders() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: site.directory).filter { $0.hasPrefix(".import-") }
+    }
+
+    @Test mutating func anExportedArchiveRestoresThroughThePreviewAndTheBackupKeepsWhatWasReplaced() throws {
+        let archive = try site.get("/data/export").body
+        let activityCount = try site.store.fetch(.contents).activities
+        let deleted = try #require(try site.store.recentTrips(limit: 1).first)
+        let deletedActivities = deleted.activityCount
+        try site.store.deleteTrip(id: deleted.id)
+
+        let preview = try upload(archive, named: "wishlist-2026-05-28.zip")
+        #expect(preview.status == 200)
+        #expect(preview.text.contains("wishlist-2026-05-28.zip"))
+        let holds = try #require(preview.text.firstRange(of: "The archive holds")).upperBound
+        let replaces = try #require(preview.text.firstRange(of: "It will replace")).upperBound
+        #expect(preview.text[holds..<replaces].contains("<li>12 trips</li>"))
+        #expect(preview.text[holds..<replaces].contains("<li>\(activityCount) activities</li>"))
+        #expect(preview.text[holds..<replaces].contains("<li>12 photos</li>"))
+        #expect(preview.text[replaces...].contains("<li>11 trips</li>"))
+        #expect(preview.text[replaces...].contains("<li>\(activityCount - deletedActivities) activities</li>"))
+        #expect(preview.text[replaces...].contains("<li>11 photos</li>"))
+        #expect(try site.store.fetch(.contents).trips == 11, "the preview changes nothing")
+
+        let result = try browser.post(try confirmURL(in: preview), form: [])
+        #expect(result.status == 200)
+        #expect(result.text.contains("Your wishlist now holds 12 trips and \(activityCount) activities."))
+        let folder = try #require(result.text.firstMatch(of: /<code class="data-path">([^<]+)<\/code>/)).1
+        #expect(folder.hasPrefix(site.directory + "/backups/import-"))
+        #expect(result.text.contains("wishlist restore \(folder) --data-dir \(site.directory)"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/images").count == 11, "the photos of the 11 trips replaced")
+        #expect(FileManager.default.fileExists(atPath: folder + "/wishlist.sqlite"))
+
+        let restored = try #require(try site.store.search(deleted.name).trips.first { $0.name == deleted.name })
+        let photo = try #require(restored.photo)
+        let thumbnail = try site.get("/trips/\(restored.id)/thumbnail?v=\(photo.version)")
+        #expect(thumbnail.status == 200 && thumbnail.header("Content-Type") == "image/webp")
+        #expect(try leftoverStagingFolders().isEmpty)
+        #expect(try browser.post(try confirmURL(in: preview), form: []).status == 404, "an import is confirmed once")
+    }
+
+    @Test mutating func aDamagedArchiveGetsTheDataPageNamingTheProblemAndNothingChanges() throws {
+        let archive = try site.get("/data/export").body
+        let damaged = Array(archive.prefix(archive.count / 2))
+        let before = try site.store.database.latestHistoryToken()
+
+        let reply = try upload(damaged, named: "broken.zip")
+        #expect(reply.status == 422)
+        let copy = URL(fileURLWithPath: site.directory + "/broken.zip")
+        try Data(damaged).write(to: copy)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        let problem = try #require(#expect(throws: ArchiveError.self) { try WishlistArchive(store: site.store).stage(copy) })
+        #expect(reply.text.contains(#"<p class="form-error" id="archive-problem" role="alert">That file can’t be restored: \#(HTML.escape(problem.description.replacingOccurrences(of: copy.path, with: "broken.zip")))</p>"#),
+                "\(reply.text)")
+        #expect(reply.text.contains(#"action="/data/import""#))
+        #expect(try site.store.database.latestHistoryToken() == before)
+        #expect(try leftoverStagingFolders().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: site.directory + "/backups"))
+    }
+
+    @Test mutating func aFormWithoutAFileAsksForOne() throws {
+        let reply = try upload([], named: "")
+        #expect(reply.status == 422)
+        #expect(reply.text.contains("Choose an archive file to restore."))
+    }
+
+    @Test mutating func aNewUploadReplacesTheOneWaiting() throws {
+        let archive = try site.get("/data/export").body
+        let first = try confirmURL(in: try upload(archive, named: "a.zip"))
+        let second = try confirmURL(in: try upload(archive, named: "b.zip"))
+        #expect(try leftoverStagingFolders().count == 1)
+        #expect(try browser.post(first, form: []).status == 404)
+        #expect(try browser.post(second, form: []).status == 200)
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import HTTPServer
+import Testing
+import TestSupport
+@testable import WishlistCore
+@testable import WishlistWeb
+
+/// The Data page in process: its links and forms, and the download.
+@Suite struct DataPageTests {
+    private let harness: AppHarness
+
+    init() throws {
+        harness = try AppHarness()
+    }
+
+    @Test func theWishlistLinksToTheDataPageWhichOffersBothForms() throws {
+        #expect(try harness.client.get("/").text.contains(#"<a class="text-button" href="/data">Back Up &amp; Restore</a>"#))
+        let page = try harness.client.get("/data")
+        #expect(page.status == 200)
+        #expect(page.text.contains(#"<a class="button" href="/data/export" download data-export>Download Archive</a>"#))
+        #expect(page.text.contains(#"<form class="archive-form" method="post" action="/data/import" enctype="multipart/form-data">"#))
+        #expect(page.text.contains(#"<input type="hidden" name="_csrf" value=""#))
+        #expect(page.text.contains("12 trips"))
+        #expect(page.text.contains(#"data-max-bytes="\#(harness.app.maxBodySize)""#))
+    }
+
+    @Test func theDownloadIsTheWholeArchiveNamedByTheDateAndItsFileGoesAfterAMinute() throws {
+        let reply = try harness.client.get("/data/export")
+        #expect(reply.status == 200)
+        #expect(reply.header("Content-Type") == "application/zip")
+        #expect(reply.header("Content-Disposition") == #"attachment; filename="wishlist-2026-05-28.zip""#)
+        let copy = harness.directory + "/copy.zip"
+        try Data(reply.body).write(to: URL(fileURLWithPath: copy))
+        let preview = try WishlistArchive(store: harness.store).stage(URL(fileURLWithPath: copy)).preview
+        #expect(preview.isPackage && preview.trips == 12 && preview.photos == 12)
+
+        let downloads = harness.directory + "/.downloads"
+        #expect(try FileManager.default.contentsOfDirectory(atPath: downloads).count == 1, "kept while it is being sent")
+        try #require(harness.clock).advance(by: .seconds(61))
+        _ = try harness.client.get("/data")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: downloads).isEmpty)
+    }
+
+    @Test func confirmingAnUnknownOrMalformedIDChangesNothing() throws {
+        var browser = harness.browser()
+        _ = try browser.get("/data")
+        let before = try harness.store.database.latestHistoryToken()
+        for id in [String(repeating: "a", count: 32), "not-an-id", "1"] {
+            let reply = try browser.post("/data/import/\(id)/confirm", form: [])
+            #expect(reply.status == 404, "\(id)")
+            #expect(reply.text.contains("That upload is no longer waiting"))
+            #expect(reply.text.contains(#"action="/data/import""#), "the page offers the form again")
+        }
+        #expect(try harness.store.database.latestHistoryToken() == before)
+        #expect(!FileManager.default.fileExists(atPath: harness.directory + "/backups"))
+    }
+}
+
+/// Things kept between requests: they go when they expire, when taken, or when replaced.
+@Suite final class ExpiringItemsTests {
+    private let folder = URL(fileURLWithPath: NSTemporaryDirectory() + "ExpiringItemsTests-" + UUID().uuidString)
+    private let clock = ManualClock()
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    private func file(_ name: String) throws -> TemporaryFile {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent(name)
+        try Data("x".utf8).write(to: url)
+        return TemporaryFile(url)
+    }
+
+    private func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path) }
+
+    @Test func anItemExpiresOnTheClockAndItsCleanupRuns() throws {
+        let items = ExpiringItems<TemporaryFile>(clock: DateSource { [clock] in clock.date }, lifetime: 3600, capacity: 1)
+        let id = items.insert(try file("a"))
+        #expect(ExpiringItems<TemporaryFile>.isWellFormedID(id))
+        clock.advance(by: .seconds(3599))
+        items.removeExpired()
+        #expect(exists("a"))
+        clock.advance(by: .seconds(1))
+        items.removeExpired()
+        #expect(!exists("a"))
+        #expect(items.take(id) == nil)
+    }
+
+    @Test func aNewItemReplacesTheOldestWhenFullAndATakenOneIsGone() throws {
+        let items = ExpiringItems<TemporaryFile>(clock: DateSource { [clock] in clock.date }, lifetime: 3600, capacity: 1)
+        let first = items.insert(try file("a"))
+        let second = items.insert(try file("b"))
+        #expect(first != second)
+        #expect(!exists("a") && exists("b"))
+        #expect(items.take(first) == nil)
+        #expect(items.take(second)?.url.lastPathComponent == "b")
+        #expect(items.take(second) == nil)
+    }
+
+    @Test func idsAreRandomHexAndNothingElseIsAccepted() {
+        let ids = (0..<100).map { _ in ExpiringItems<TemporaryFile>.newID() }
+        #expect(Set(ids).count == 100 && ids.allSatisfy(ExpiringItems<TemporaryFile>.isWellFormedID))
+        for bad in ["", "../../etc/passwd", String(repeating: "A", count: 32), String(repeating: "a", count: 31), String(repeating: "g", count: 32)] {
+            #expect(!ExpiringItems<TemporaryFile>.isWellFormedID(bad), "\(bad)")
+        }
+    }
+}
