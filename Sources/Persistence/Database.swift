@@ -217,6 +217,13 @@ public final class Database: Sendable {
         }
     }
 
+    /// How long a write waits for another process' write (an import) before failing with
+    /// `isBusy`; 5 s unless set. A server answering a person sets less, so they hear at once.
+    public func setWriteBusyTimeout(_ timeout: Duration) throws {
+        let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        try writer.withConnection { connection in _ = sqlite3_busy_timeout(connection.handle, milliseconds) }
+    }
+
     /// Frees the page caches and other memory SQLite holds for the connections not in use right
     /// now, as GRDB's `releaseMemory()` does: for a server that has gone idle after a burst.
     /// Later reads fill the caches again from the operating system's file cache.

@@ -22,6 +22,8 @@ struct ServeCommand {
             try WishlistStore(path: invocation.databasePath, photoLimits: PhotoLimits(maxBytes: maxPhotoBytes))
         }
         store.database.startWatchingExternalChanges()
+        // A person waits about a second for an import's write lock, then hears it is busy (503).
+        try store.database.setWriteBusyTimeout(.seconds(1))
 
         var webConfiguration = WishlistApp.Configuration(resourcesDirectory: resources)
         webConfiguration.reloadTemplates = invocation.reload
