@@ -50,6 +50,17 @@ extension DatabaseError: HTTPResponseError {
     public var headers: HTTPHeaders { isBusy ? Busy.headers : HTTPHeaders() }
 }
 
+/// The database file went away under the server (`Database.fileProblem`): every change is
+/// refused, with what happened and the restore steps, rather than "saved" into a file no one
+/// will open again.
+extension DatabaseFileProblem: HTTPResponseError {
+    public var status: HTTPStatus { .serviceUnavailable }
+    public var message: String {
+        "This change was not saved: \(description). Wishlist refuses changes until it is started again on a restored database. "
+            + Backup.restoreSteps(forDatabaseAt: path) + " Then start wishlist again."
+    }
+}
+
 extension ImagingError: HTTPResponseError {
     private var isDiskFull: Bool {
         if case .diskFull = self { true } else { false }

@@ -2,31 +2,36 @@ import HTTPServer
 import Persistence
 import WishlistCore
 
-/// A change a form could not save that the person can fix or simply retry: the form is shown
-/// again with what was typed and this message, beside the field at fault or above the form.
+/// A change a form could not save that the person can fix, retry or save later: the form is
+/// shown again with what was typed and this message, beside the field at fault or above the form.
 struct UnsavedChange {
     let status: HTTPStatus
-    /// The field at fault; nil when none is (the wishlist was busy).
+    /// The field at fault; nil when none is (the wishlist was busy, its database gone).
     let field: String?
     let message: String
+    /// The error's own headers (a busy answer's Retry-After).
+    let headers: HTTPHeaders
 
     /// nil for an error that goes to the error page instead.
     init?(_ error: any Error) {
+        let answerable: any HTTPResponseError
         switch error {
         case let invalid as ValidationError:
-            (status, field, message) = (invalid.status, invalid.field, invalid.message)
+            (answerable, field) = (invalid, invalid.field)
         case let database as DatabaseError where database.isBusy:
-            (status, field, message) = (database.status, nil, database.message)
+            (answerable, field) = (database, nil)
+        case let problem as DatabaseFileProblem:
+            (answerable, field) = (problem, nil)
         default:
             return nil
         }
+        (status, message, headers) = (answerable.status, answerable.message, answerable.headers)
     }
 
-    /// The form's page again, with the headers of this error (a busy answer's Retry-After).
+    /// The form's page again, with the error's headers.
     func answer(_ page: Response) -> Response {
-        guard field == nil else { return page }
         var page = page
-        for (name, value) in Busy.headers { page.headers[name] = value }
+        for (name, value) in headers { page.headers[name] = value }
         return page
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 import HTTPServer
 import Testing
 import TestSupport
+import WishlistCore
 
 /// `wishlist serve` as a process and its data folder: one server per folder, nothing created
 /// when the port is taken, a damaged database explained, every file private.
@@ -39,6 +40,19 @@ import TestSupport
         #expect(message.contains("The database \(data)/wishlist.sqlite is damaged"), "\(message)")
         #expect(message.contains("wishlist restore FOLDER --data-dir \(data)"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: data + "/wishlist.sqlite")) == garbage)
+    }
+
+    @Test func aFolderWhoseDatabaseIsGoneIsNotSeededAgain() throws {
+        let data = NSTemporaryDirectory() + "wishlist-gone-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let database = data + "/wishlist.sqlite"
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        try WishlistStore(path: database).close()
+        try FileManager.default.removeItem(atPath: database)
+        let (status, message) = try ServeProcess(arguments: ["--data-dir", data], environment: [:]).exit()
+        #expect(status != 0)
+        #expect(message.contains("The database \(database) is missing") && message.contains("wishlist restore"), "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: database))
     }
 
     @Test func theDataFolderAndItsFilesAreOnlyTheOwners() throws {
