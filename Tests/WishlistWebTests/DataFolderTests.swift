@@ -61,8 +61,11 @@ import WishlistCore
         let data = serve.folder + "/data"
         for (path, mode) in [(data, 0o700), (data + "/wishlist.sqlite", 0o600), (data + "/wishlist.lock", 0o600),
                              (data + "/images", 0o700)] {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            #expect((attributes[.posixPermissions] as? Int) == mode, "\(path)")
+            #expect(try Self.permissions(of: path) == mode, "\(path)")
         }
+    }
+
+    static func permissions(of path: String) throws -> Int? {
+        try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
     }
 }
