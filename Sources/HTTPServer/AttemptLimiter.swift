@@ -44,3 +44,25 @@ final class AttemptLimiter: Sendable {
         _ = failures.withLock { $0.removeValue(forKey: client) }
     }
 }
+
+/// The latest `capacity` distinct strings inserted (the oldest is forgotten first).
+final class RecentSet: Sendable {
+    private let capacity: Int
+    private let members = Mutex<[String]>([])
+
+    init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
+
+    func contains(_ member: String) -> Bool {
+        members.withLock { $0.contains(member) }
+    }
+
+    func insert(_ member: String) {
+        members.withLock { members in
+            members.removeAll { $0 == member }
+            members.append(member)
+            if members.count > capacity { members.removeFirst() }
+        }
+    }
+}

@@ -3,6 +3,11 @@
 /// this host, and it must carry the client's token (`_csrf` field or `X-CSRF-Token` header)
 /// matching the `csrf_token` cookie. Sets the cookie when missing and exposes the token as
 /// `request.csrfToken` for pages to embed in forms.
+///
+/// The cookie is `SameSite=Lax`, not Strict: a link from another site is a navigation without
+/// Strict cookies, so the server saw no token, set a new one and the owner's open tabs then
+/// posted a stale token (403, typing lost). Lax is sent on such top-level GETs only; it is no
+/// session and grants nothing, and a cross-site post still lacks it and fails the checks above.
 public struct CSRFProtection: Middleware {
     public static let cookieName = "csrf_token"
     public static let fieldName = "_csrf"
@@ -20,7 +25,7 @@ public struct CSRFProtection: Middleware {
         request.csrfToken = token
         var response = try next(request)
         if existing == nil {
-            response.setCookie(Cookie(name: Self.cookieName, value: token, httpOnly: true, sameSite: .strict))
+            response.setCookie(Cookie(name: Self.cookieName, value: token, httpOnly: true, sameSite: .lax))
         }
         return response
     }

@@ -1,12 +1,14 @@
 import Glibc
 
 /// A bound, listening TCP socket, opened here rather than by libmicrohttpd so that a port in
-/// use is reported as such and an ephemeral port can be read back.
-struct ListeningSocket {
+/// use is reported as such and an ephemeral port can be read back. Bound before the rest of a
+/// server is set up, it lets a port in use fail a start before anything else is touched;
+/// `Server.start(listeningOn:)` then serves on it.
+public struct ListeningSocket: Sendable {
     let descriptor: Int32
-    let port: Int
+    public let port: Int
 
-    init(host: String, port: Int) throws {
+    public init(host: String, port: Int) throws {
         var storage = sockaddr_storage()
         let family: Int32
         let length: socklen_t

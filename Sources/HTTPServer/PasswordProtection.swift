@@ -1,7 +1,13 @@
 /// Lets only signed-in clients through, for a server reachable beyond this machine. A form at
 /// `loginPath` takes the password; the right one starts a server-side session (a random id in
-/// an HttpOnly, SameSite=Strict cookie, with an expiry); `logoutPath` (POST) ends it. Wrong
-/// passwords are limited per client address. Place it after `CSRFProtection`, so the login and
+/// an HttpOnly, SameSite=Strict cookie, with an expiry); `logoutPath` (POST) ends it.
+///
+/// Wrong passwords are limited per client address and overall, so guesses from many addresses
+/// stay bounded too. A locked-out address is refused without its password being looked at,
+/// the right one included. While the overall limit is reached, only addresses that signed in
+/// before still have their password checked: the owner gets in from a known address (or waits
+/// out the window, at most `wrongAttemptWindow`), an attacker's fresh addresses get nothing.
+/// Place it after `CSRFProtection`, so the login and
 /// logout forms are guarded against cross-site posts, and after `StaticFiles` if the login page
 /// needs its stylesheet.
 public struct PasswordProtection: Middleware {
@@ -17,7 +23,11 @@ public struct PasswordProtection: Middleware {
         public var maxSessions = 1_000
         /// Wrong passwords allowed per client address within `wrongAttemptWindow`.
         public var wrongAttemptLimit = 5
+        /// Wrong passwords allowed from all addresses together within `wrongAttemptWindow`.
+        public var overallWrongAttemptLimit = 20
         public var wrongAttemptWindow: Duration = .seconds(60)
+        /// How many addresses that signed in are remembered for the overall lock-out.
+        public var maxKnownAddresses = 100
         /// What session expiries and the wrong-attempt window are measured on.
         public var clock = InstantSource.continuous
 
@@ -43,6 +53,10 @@ public struct PasswordProtection: Middleware {
     private let loginPage: LoginPage
     private let sessions: SessionStore
     private let wrongAttempts: AttemptLimiter
+    private let overallWrongAttempts: AttemptLimiter
+    private let knownAddresses: RecentSet
+    /// The one key of `overallWrongAttempts`.
+    private static let everyone = "*"
 
     /// `password` must not be empty. `loginPage` renders the form (a single password field
     /// posting to `prompt.action`) with the prompt's status and message.
@@ -54,6 +68,9 @@ public struct PasswordProtection: Middleware {
         sessions = SessionStore(lifetime: options.sessionLifetime, capacity: options.maxSessions, clock: options.clock)
         wrongAttempts = AttemptLimiter(limit: options.wrongAttemptLimit, window: options.wrongAttemptWindow,
                                        clock: options.clock)
+        overallWrongAttempts = AttemptLimiter(limit: options.overallWrongAttemptLimit, window: options.wrongAttemptWindow,
+                                              clock: options.clock)
+        knownAddresses = RecentSet(capacity: options.maxKnownAddresses)
     }
 
     public func respond(to request: Request, next: Handler) throws -> Response {
@@ -81,18 +98,25 @@ public struct PasswordProtection: Middleware {
 
     private func checkPassword(_ request: Request) throws -> Response {
         let client = request.remoteAddress
-        if let wait = wrongAttempts.waitTime(for: client) {
-            let seconds = max(1, Int(wait.components.seconds) + (wait.components.attoseconds > 0 ? 1 : 0))
-            var response = try prompt(.tooManyRequests, "Too many wrong passwords. Try again in \(seconds) second\(seconds == 1 ? "" : "s").", request)
-            response.headers["Retry-After"] = String(seconds)
-            return response
+        if let wait = wrongAttempts.waitTime(for: client)
+            ?? (knownAddresses.contains(client) ? nil : overallWrongAttempts.waitTime(for: Self.everyone)) {
+            return try refusal(waiting: wait, request)
         }
         guard SecretToken.constantTimeEquals(request.form[Self.passwordFieldName] ?? "", password) else {
             wrongAttempts.recordFailure(for: client)
+            overallWrongAttempts.recordFailure(for: Self.everyone)
             return try prompt(.forbidden, Self.wrongPasswordMessage, request)
         }
         wrongAttempts.reset(for: client)
+        knownAddresses.insert(client)
         return Response.redirect(to: options.homePath).settingCookie(sessionCookie(sessions.create(), maxAge: options.sessionLifetime.components.seconds))
+    }
+
+    private func refusal(waiting wait: Duration, _ request: Request) throws -> Response {
+        let seconds = max(1, Int(wait.components.seconds) + (wait.components.attoseconds > 0 ? 1 : 0))
+        var response = try prompt(.tooManyRequests, "Too many wrong passwords. Try again in \(seconds) second\(seconds == 1 ? "" : "s").", request)
+        response.headers["Retry-After"] = String(seconds)
+        return response
     }
 
     private func logout(_ session: String?) -> Response {

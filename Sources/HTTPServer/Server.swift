@@ -96,9 +96,18 @@ public final class Server: Sendable {
     /// Binds and starts serving; does nothing if already running.
     public func start() throws {
         guard running.withLock({ $0.daemon == nil }) else { return }
+        try start(listeningOn: ListeningSocket(host: configuration.host, port: configuration.port))
+    }
+
+    /// Serves on a socket bound beforehand (the configuration's host and port are not used);
+    /// takes it over, closing it if the start fails or the server is already running.
+    public func start(listeningOn listener: ListeningSocket) throws {
+        guard running.withLock({ $0.daemon == nil }) else {
+            close(listener.descriptor)
+            return
+        }
         // sendfile on a socket the client closed raises SIGPIPE; the failed write is enough.
         signal(SIGPIPE, SIG_IGN)
-        let listener = try ListeningSocket(host: configuration.host, port: configuration.port)
         let retained = Unmanaged.passRetained(self)
         let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue

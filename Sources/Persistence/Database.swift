@@ -17,6 +17,10 @@ public final class Database: Sendable {
     /// Read transactions begun so far: tests count them (a screen is read in one).
     let readTransactionCount = Atomic<Int>(0)
     private let observableSchema: ObservableSchema
+    private let fileIdentity: DatabaseFileIdentity?
+    /// Once the file is found deleted or replaced, it stays so for this `Database`: its
+    /// connections still hold the old file.
+    private let foundFileProblem = Mutex<DatabaseFileProblem?>(nil)
 
     /// Moves after every write transaction of this process has ended (before `write` returns)
     /// and whenever the external-change watcher sees another process' commit. A value computed
@@ -38,6 +42,7 @@ public final class Database: Sendable {
         try Migrator.migrate(writerConnection, migrations: migrations)
         changeTracker.install(on: writerConnection)
         observableSchema = try ObservableSchema(writerConnection)
+        fileIdentity = DatabaseFileIdentity(path: path)
         writer = ConnectionPool([writerConnection])
         readers = ConnectionPool(try (0..<readerCount).map { _ in
             let reader = try Connection(path: path, readOnly: true)
@@ -80,6 +85,7 @@ public final class Database: Sendable {
     public func write<T>(author: String, _ body: (Connection) throws -> T) throws -> T {
         precondition(writingThread.load(ordering: .relaxed) != UInt(pthread_self()),
                      "write(author:) was called inside another write on the same thread: writes do not nest")
+        if let problem = fileProblem { throw problem }
         return try writer.withConnection { connection in
             writingThread.store(UInt(pthread_self()), ordering: .relaxed)
             changeTracker.reset()
@@ -105,6 +111,15 @@ public final class Database: Sendable {
                 notifier.post(DatabaseCommit(token: recorded.token, tables: recorded.tables, isExternal: false))
             }
             return result
+        }
+    }
+
+    /// Whether the path still names the file opened (checked now, before each write and by the
+    /// external-change watcher); writes throw the problem once there is one.
+    public var fileProblem: DatabaseFileProblem? {
+        foundFileProblem.withLock { found in
+            if found == nil { found = fileIdentity?.problem() }
+            return found
         }
     }
 
@@ -213,7 +228,8 @@ public final class Database: Sendable {
     /// tells observers as if every table changed. Stops at `close()`.
     public func startWatchingExternalChanges(interval: Duration = .milliseconds(250)) {
         let watcher = ExternalChangeWatcher(interval: interval) { [weak self] in
-            try self?.writer.withConnection { connection in
+            _ = self?.fileProblem
+            return try self?.writer.withConnection { connection in
                 (try connection.fetchScalar(Int64.self, "PRAGMA data_version") ?? 0, try HistoryStore.latestToken(connection))
             }
         } onChange: { [weak self, notifier] token in
@@ -224,6 +240,13 @@ public final class Database: Sendable {
             running?.stop()
             running = watcher
         }
+    }
+
+    /// How long a write waits for another process' write (an import) before failing with
+    /// `isBusy`; 5 s unless set. A server answering a person sets less, so they hear at once.
+    public func setWriteBusyTimeout(_ timeout: Duration) throws {
+        let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        try writer.withConnection { connection in _ = sqlite3_busy_timeout(connection.handle, milliseconds) }
     }
 
     /// Frees the page caches and other memory SQLite holds for the connections not in use right

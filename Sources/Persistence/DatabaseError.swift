@@ -26,6 +26,8 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
     public var isDiskFull: Bool { resultCode == SQLITE_FULL }
     public var isConstraintViolation: Bool { resultCode == SQLITE_CONSTRAINT }
     public var isBusy: Bool { resultCode == SQLITE_BUSY || resultCode == SQLITE_LOCKED }
+    /// The file is damaged or is no database at all.
+    public var isCorrupt: Bool { resultCode == SQLITE_CORRUPT || resultCode == SQLITE_NOTADB }
 
     public var description: String {
         // sqlite3_errmsg is usually the clearest text ("database or disk is full",

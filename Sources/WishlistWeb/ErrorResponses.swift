@@ -35,9 +35,30 @@ enum DiskFull {
     static func message(_ isDiskFull: Bool) -> String { isDiskFull ? message : HTTPError.internalErrorMessage }
 }
 
+/// Another process holds the write lock (`wishlist import` runs one long transaction): a 503
+/// that asks to try again, instead of a 500 after the busy timeout. Forms that can meet it show
+/// the message above what was typed (`UnsavedChange`).
+enum Busy {
+    static let message = "The wishlist is busy importing; try again in a moment. Nothing was saved."
+    static let retryAfterSeconds = 2
+    static var headers: HTTPHeaders { ["Retry-After": String(retryAfterSeconds)] }
+}
+
 extension DatabaseError: HTTPResponseError {
-    public var status: HTTPStatus { DiskFull.status(isDiskFull) }
-    public var message: String { DiskFull.message(isDiskFull) }
+    public var status: HTTPStatus { isBusy ? .serviceUnavailable : DiskFull.status(isDiskFull) }
+    public var message: String { isBusy ? Busy.message : DiskFull.message(isDiskFull) }
+    public var headers: HTTPHeaders { isBusy ? Busy.headers : HTTPHeaders() }
+}
+
+/// The database file went away under the server (`Database.fileProblem`): every change is
+/// refused, with what happened and the restore steps, rather than "saved" into a file no one
+/// will open again.
+extension DatabaseFileProblem: HTTPResponseError {
+    public var status: HTTPStatus { .serviceUnavailable }
+    public var message: String {
+        "This change was not saved: \(description). Wishlist refuses changes until it is started again on a restored database. "
+            + Backup.restoreSteps(forDatabaseAt: path) + " Then start wishlist again."
+    }
 }
 
 extension ImagingError: HTTPResponseError {

@@ -17,9 +17,10 @@ struct NewTripPage {
         var form = TripForm(form: request.form)
         do {
             _ = try app.store.addTrip(form.draft, photoAt: PhotoRoutes.uploadedPhotoPath(request))
-        } catch let error as ValidationError {
-            form.record(error)
-            return try render(form, for: request, status: .unprocessableContent)
+        } catch {
+            guard let unsaved = UnsavedChange(error) else { throw error }
+            form.record(unsaved)
+            return unsaved.answer(try render(form, for: request, status: unsaved.status))
         }
         // The new trip is now first in the carousel.
         return .redirect(to: "/")

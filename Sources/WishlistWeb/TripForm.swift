@@ -9,6 +9,8 @@ struct TripForm {
     var subtitle = ""
     var collection = TripCollection.winterRetreats.rawValue
     var errors: [String: String] = [:]
+    /// A message for the whole form (the wishlist was busy), shown above it.
+    var alert: String?
 
     static let empty = TripForm()
 
@@ -31,8 +33,8 @@ struct TripForm {
         TripDraft(name: name, subtitle: subtitle, collection: TripCollection(rawValue: collection))
     }
 
-    mutating func record(_ error: ValidationError) {
-        errors[error.field] = error.message
+    mutating func record(_ unsaved: UnsavedChange) {
+        if let field = unsaved.field { errors[field] = unsaved.message } else { alert = unsaved.message }
     }
 
     func context(formID: String, action: String, heading: String, submitLabel: String,
@@ -49,7 +51,7 @@ struct TripForm {
             "collectionOptions": TripViews.collectionOptions(selected: collection),
         ]
         if let cancelURL { context["cancelURL"] = .string(cancelURL) }
-        if !errors.isEmpty { context["formError"] = "Please fix the highlighted fields." }
+        if let alert { context["formError"] = .string(alert) } else if !errors.isEmpty { context["formError"] = "Please fix the highlighted fields." }
         context.merge(photo.context) { $1 }
         return context
     }

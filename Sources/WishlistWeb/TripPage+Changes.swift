@@ -23,9 +23,10 @@ extension TripPage {
         var form = TripForm(form: request.form)
         do {
             try app.store.updateTrip(id: trip.id, draft: form.draft, photoAt: PhotoRoutes.uploadedPhotoPath(request))
-        } catch let error as ValidationError {
-            form.record(error)
-            return try render(request, form: form, status: .unprocessableContent).response(for: request)
+        } catch {
+            guard let unsaved = UnsavedChange(error) else { throw error }
+            form.record(unsaved)
+            return unsaved.answer(try render(request, form: form, status: unsaved.status).response(for: request))
         }
         return .redirect(to: "/trips/\(trip.id)?edit=1")
     }
@@ -50,8 +51,9 @@ extension TripPage {
         let name = request.form["name"] ?? ""
         do {
             _ = try app.store.addActivity(tripID: trip.id, name: name)
-        } catch let error as ValidationError {
-            return try render(request, newActivity: (name, error.message), status: .unprocessableContent).response(for: request)
+        } catch {
+            guard let unsaved = UnsavedChange(error) else { throw error }
+            return unsaved.answer(try render(request, newActivity: (name, unsaved.message), status: unsaved.status).response(for: request))
         }
         return .redirect(to: "/trips/\(trip.id)?edit=1")
     }
@@ -61,10 +63,11 @@ extension TripPage {
         let typed = request.form["name"] ?? ""
         do {
             try app.store.renameActivity(id: activity.id, name: typed)
-        } catch let error as ValidationError {
-            return try render(request, tripID: activity.tripID,
-                              rename: RenameProblem(activityID: activity.id, typed: typed, message: error.message),
-                              status: .unprocessableContent).response(for: request)
+        } catch {
+            guard let unsaved = UnsavedChange(error) else { throw error }
+            return unsaved.answer(try render(request, tripID: activity.tripID,
+                                             rename: RenameProblem(activityID: activity.id, typed: typed, message: unsaved.message),
+                                             status: unsaved.status).response(for: request))
         }
         return .redirect(to: "/trips/\(activity.tripID)?edit=1")
     }

@@ -15,6 +15,10 @@ struct ArchiveCommands {
     /// Checks the whole archive first; over a wishlist that has trips it needs `--replace` (or a
     /// yes at the terminal) and takes a backup before replacing anything.
     func importArchive() throws {
+        // A running server goes on serving (it coordinates through SQLite's locks); a server
+        // starting meanwhile would sweep the photos written before their rows, so it waits.
+        let lock = try DataFolderLock.ifFree(folder: invocation.dataDirectory, command: "import")
+        defer { lock?.release() }
         let hadDatabase = FileManager.default.fileExists(atPath: invocation.databasePath)
         let store = try openStore()
         defer { store.close() }
@@ -67,7 +71,8 @@ struct ArchiveCommands {
     }
 
     func restore() throws {
-        try FileManager.default.createDirectory(atPath: invocation.dataDirectory, withIntermediateDirectories: true)
+        let lock = try DataFolderLock.ifFree(folder: invocation.dataDirectory, command: "restore")
+        defer { lock?.release() }
         let restored = try Backup.restore(from: path, toDatabaseAt: invocation.databasePath)
         print("Restored the wishlist and \(restored.photoFiles) photo files from \(path.path) into \(invocation.dataDirectory); a running server shows it from its next page.")
     }

@@ -14,10 +14,16 @@ struct ServeCommand {
         for folder in ["Templates", "Public"] where !FileManager.default.fileExists(atPath: resources.appendingPathComponent(folder).path) {
             throw Invocation.UsageError(description: "There is no \(folder)/ folder in \(resources.path). Run from the project folder or pass --resources DIR.")
         }
-        try FileManager.default.createDirectory(atPath: invocation.dataDirectory, withIntermediateDirectories: true)
+        // The port first: a port in use must fail the start before the data folder is created or seeded.
+        let listener = try ListeningSocket(host: invocation.host, port: Int(invocation.port))
+        let lock = try DataFolderLock(folder: invocation.dataDirectory, command: "serve")
         let maxPhotoBytes = invocation.maxPhotoMegabytes * 1024 * 1024
-        let store = try WishlistStore(path: invocation.databasePath, photoLimits: PhotoLimits(maxBytes: maxPhotoBytes))
+        let store = try DamagedDatabase.explained(invocation) {
+            try WishlistStore(path: invocation.databasePath, photoLimits: PhotoLimits(maxBytes: maxPhotoBytes))
+        }
         store.database.startWatchingExternalChanges()
+        // A person waits about a second for an import's write lock, then hears it is busy (503).
+        try store.database.setWriteBusyTimeout(.seconds(1))
 
         var webConfiguration = WishlistApp.Configuration(resourcesDirectory: resources)
         webConfiguration.reloadTemplates = invocation.reload
@@ -31,7 +37,7 @@ struct ServeCommand {
         // one-person app's terminal needs no traffic log.
         configuration.accessLog = invocation.accessLog
         let server = try app.makeServer(configuration)
-        try server.start()
+        try server.start(listeningOn: listener)
         let shownHost = invocation.host.contains(":") ? "[\(invocation.host)]" : invocation.host
         // Written unbuffered so a log file or pipe sees it at once.
         FileHandle.standardOutput.write(Data("Wishlist is ready at http://\(shownHost):\(server.port)/\n".utf8))
@@ -46,6 +52,7 @@ struct ServeCommand {
         memoryRelease.cancel()
         app.shutdown()
         store.database.close()
+        lock.release()
     }
 
     /// Removes photo files a crash or an import left behind and reports rows whose file is gone.

@@ -2,6 +2,8 @@ import Foundation
 
 // Keep this file to dispatch only: globals here are main-actor isolated, and the server's
 // C callbacks must not touch them.
+// Trips, photos, exports and backups are private: every file made is 0600, every folder 0700.
+umask(0o077)
 do {
     guard let invocation = try Invocation.parse(Array(CommandLine.arguments.dropFirst())) else {
         print(Invocation.usage)

@@ -44,13 +44,37 @@ import TestSupport
         }
     }
 
+    @Test func aLinkFromAnotherSiteKeepsTheTokenOfTheOwnersOpenTab() throws {
+        let counter = Counter()
+        try withServer(handler: Self.app(counter)) { server throws in
+            let client = try SocketClient(port: server.port)
+            let tab = try client.request("GET", "/form")
+            let setCookie = try #require(tab.header("Set-Cookie"))
+            let token = tab.text
+            // A browser sends the cookie on a top-level navigation from another site unless it is
+            // SameSite=Strict; whatever the answer sets replaces the cookie in every tab.
+            var arrival = ["Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"]
+            if !setCookie.contains("SameSite=Strict") { arrival["Cookie"] = "csrf_token=\(token)" }
+            let linked = try client.request("GET", "/form", headers: arrival)
+            let cookieNow = linked.header("Set-Cookie").flatMap { $0.split(separator: ";").first }.map(String.init)
+                ?? "csrf_token=\(token)"
+
+            let form = ["Content-Type": "application/x-www-form-urlencoded", "Cookie": cookieNow]
+            #expect(try client.request("POST", "/change", headers: form, body: Array("_csrf=\(token)".utf8)).status == 303)
+            // The cookie a cross-site navigation carries does not let another site post.
+            let forged = form.merging(["Sec-Fetch-Site": "cross-site"]) { $1 }
+            #expect(try client.request("POST", "/change", headers: forged, body: Array("_csrf=\(token)".utf8)).status == 403)
+            #expect(counter.value.load(ordering: .relaxed) == 1)
+        }
+    }
+
     @Test func csrfTokenRequiredForStateChanges() throws {
         let counter = Counter()
         try withServer(handler: Self.app(counter)) { server throws in
             let client = try SocketClient(port: server.port)
             let page = try client.request("GET", "/form")
             let cookie = try #require(page.header("Set-Cookie"))
-            #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+            #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"))
             let token = page.text
             #expect(cookie.hasPrefix("csrf_token=\(token);") && token.count == 64)
 

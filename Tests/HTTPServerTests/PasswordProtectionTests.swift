@@ -11,6 +11,10 @@ import TestSupport
     /// the prompt's message and the form's token. Answered in process, on `clock`.
     static func visitor(_ options: PasswordProtection.Options = PasswordProtection.Options(),
                         clock: ManualClock = ManualClock()) -> Browser {
+        Browser(server: server(options, clock: clock))
+    }
+
+    static func server(_ options: PasswordProtection.Options, clock: ManualClock) -> Server {
         var router = Router()
         router.get("/page") { _ in .text(secret) }
         router.post("/page") { _ in .text(secret) }
@@ -20,7 +24,13 @@ import TestSupport
             .html("<p>\(prompt.message ?? "Sign in")</p><form action=\"\(prompt.action)\">\(request.csrfToken ?? "")</form>",
                   status: prompt.status)
         }
-        return Browser(server: Server(responder: chain([CSRFProtection(), protection], to: router.respond)))
+        return Server(responder: chain([CSRFProtection(), protection], to: router.respond))
+    }
+
+    static func visitor(of server: Server, from address: String) -> Browser {
+        var endpoint = InProcessEndpoint(server: server)
+        endpoint.remoteAddress = address
+        return Browser(endpoint)
     }
 
     @Test func withoutASessionBrowsersAreSentToLoginAndScriptsRefused() throws {
@@ -83,6 +93,37 @@ import TestSupport
             #expect(refused.text.contains("Too many wrong passwords. Try again in \(retryAfter) second"))
             #expect(visitor.cookies["session"] == nil)
         }
+    }
+
+    @Test func guessesFromManyAddressesAreBoundedOverallAndTheOwnerStillGetsIn() throws {
+        let clock = ManualClock()
+        let server = Self.server(PasswordProtection.Options(), clock: clock)
+        var owner = Self.visitor(of: server, from: "192.168.1.20")
+        #expect(try owner.logIn(with: Self.password).status == 303)
+
+        var checked = 0
+        for host in 1...50 {
+            var attacker = Self.visitor(of: server, from: "127.0.0.\(host)")
+            for _ in 1...5 where try attacker.logIn(with: "guess").status == 403 { checked += 1 }
+        }
+        #expect(checked == 20)
+        // Past the overall limit a new address is refused whatever it sends, so a guess tells nothing.
+        var newcomer = Self.visitor(of: server, from: "127.0.1.1")
+        #expect(try newcomer.logIn(with: Self.password).status == 429)
+        var ownerAgain = Self.visitor(of: server, from: "192.168.1.20")
+        #expect(try ownerAgain.logIn(with: Self.password).status == 303)
+
+        clock.advance(by: .seconds(60))
+        #expect(try newcomer.logIn(with: Self.password).status == 303)
+    }
+
+    @Test func anAddressLockedOutDoesNotLockOutTheOthers() throws {
+        let server = Self.server(PasswordProtection.Options(), clock: ManualClock())
+        var attacker = Self.visitor(of: server, from: "127.0.0.2")
+        for _ in 1...5 { #expect(try attacker.logIn(with: "guess").status == 403) }
+        #expect(try attacker.logIn(with: "guess").status == 429)
+        var owner = Self.visitor(of: server, from: "127.0.0.3")
+        #expect(try owner.logIn(with: Self.password).status == 303)
     }
 
     @Test func theLimitLiftsWhenTheWindowPasses() throws {

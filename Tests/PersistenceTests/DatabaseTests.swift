@@ -98,6 +98,28 @@ import Testing
         #expect(try database.read { db in try db.fetchScalar(String.self, "PRAGMA journal_mode") } == "wal")
     }
 
+    @Test func aDeletedOrReplacedFileStopsWrites() throws {
+        let directory = try TemporaryDirectory()
+        let insert = { (db: Connection) throws in try db.execute("INSERT INTO list(name) VALUES ('lost?')") }
+        let deletedPath = directory.path("deleted.sqlite")
+        let deleted = try Database(path: deletedPath, migrations: TestSchema.all)
+        defer { deleted.close() }
+        try deleted.write(author: "test", insert)
+        try FileManager.default.removeItem(atPath: deletedPath)
+        #expect(throws: DatabaseFileProblem.deleted(path: deletedPath)) { try deleted.write(author: "test", insert) }
+        // A new file under the name changes nothing: the connections still hold the deleted one.
+        try Database(path: deletedPath, migrations: TestSchema.all).close()
+        #expect(throws: DatabaseFileProblem.deleted(path: deletedPath)) { try deleted.write(author: "test", insert) }
+
+        let replacedPath = directory.path("replaced.sqlite")
+        let replaced = try Database(path: replacedPath, migrations: TestSchema.all)
+        defer { replaced.close() }
+        try Database(path: directory.path("copy.sqlite"), migrations: TestSchema.all).close()
+        #expect(rename(directory.path("copy.sqlite"), replacedPath) == 0)
+        #expect(replaced.fileProblem == .replaced(path: replacedPath))
+        #expect(throws: DatabaseFileProblem.replaced(path: replacedPath)) { try replaced.write(author: "test", insert) }
+    }
+
     @Test func closedDatabaseRefusesWork() throws {
         let directory = try TemporaryDirectory()
         let database = try Database(path: directory.path("closed.sqlite"), migrations: [])

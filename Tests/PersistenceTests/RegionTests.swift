@@ -32,7 +32,8 @@ enum RegionSchema {
     }
 
     @Test func regionsComeFromTheSQL() throws {
-        let database = try RegionSchema.open(TemporaryDirectory())
+        let directory = try TemporaryDirectory()
+        let database = try RegionSchema.open(directory)
         #expect(try regions("SELECT title FROM item WHERE done = 0", in: database).observed == DatabaseRegion(tables: ["item"]))
         #expect(try regions("SELECT count(*) FROM item", in: database).observed == DatabaseRegion(tables: ["item"]))
         #expect(try regions("SELECT item.title FROM item JOIN list ON list.id = item.list_id", in: database).observed
@@ -47,7 +48,8 @@ enum RegionSchema {
     }
 
     @Test func tablesKeptByTriggersAreObservedThroughTheTablesThatFeedThem() throws {
-        let database = try RegionSchema.open(TemporaryDirectory())
+        let directory = try TemporaryDirectory()
+        let database = try RegionSchema.open(directory)
         let count = try regions("SELECT n FROM item_count WHERE list_id = 1", in: database)
         #expect(count.read == ["item_count"])
         #expect(count.observed == DatabaseRegion(tables: ["item"]))
@@ -61,7 +63,8 @@ enum RegionSchema {
     }
 
     @Test func aStatementKeepsItsRegionAcrossRuns() throws {
-        let database = try RegionSchema.open(TemporaryDirectory())
+        let directory = try TemporaryDirectory()
+        let database = try RegionSchema.open(directory)
         try database.read { db in
             let statement = try db.prepare("SELECT title FROM list JOIN item ON item.list_id = list.id")
             #expect(statement.region == DatabaseRegion(tables: ["item", "list"]))
@@ -79,7 +82,8 @@ enum RegionSchema {
     }
 
     @Test func observerRunsAgainOnlyAfterCommitsToItsRegion() throws {
-        let database = try RegionSchema.open(TemporaryDirectory())
+        let directory = try TemporaryDirectory()
+        let database = try RegionSchema.open(directory)
         let fetchCount = SharedState(0)
         // Branches: the items are read only once the list is called "B".
         let observer = try ResultsObserver(database: database) { db in
@@ -104,7 +108,8 @@ enum RegionSchema {
     }
 
     @Test func observerOfATriggerMaintainedTableSeesItChange() throws {
-        let database = try RegionSchema.open(TemporaryDirectory())
+        let directory = try TemporaryDirectory()
+        let database = try RegionSchema.open(directory)
         let count = try ResultsObserver(database: database) { db in
             try db.fetchScalar(Int.self, "SELECT n FROM item_count WHERE list_id = 1") ?? 0
         }
@@ -114,7 +119,8 @@ enum RegionSchema {
     }
 
     @Test func hasChangesTellsWhetherTheRegionChangedAfterAToken() throws {
-        let database = try RegionSchema.open(TemporaryDirectory())
+        let directory = try TemporaryDirectory()
+        let database = try RegionSchema.open(directory)
         let start = try database.latestHistoryToken()
         try database.write(author: "test") { db in try db.execute("INSERT INTO item(list_id, title) VALUES (1, 'a')") }
         let items = DatabaseRegion(tables: ["item"])
@@ -130,7 +136,8 @@ enum RegionSchema {
     /// One transaction of many changes: the answer must not walk them (the live updates' check
     /// once loaded every change of the first matching transaction).
     @Test func hasChangesIsBoundedByTransactionsNotChanges() throws {
-        let database = try RegionSchema.open(TemporaryDirectory())
+        let directory = try TemporaryDirectory()
+        let database = try RegionSchema.open(directory)
         let start = try database.latestHistoryToken()
         try database.write(author: "bulk") { db in
             try db.execute("""

@@ -36,6 +36,8 @@ public struct InProcessEndpoint: RequestSender, Sendable {
     public let server: Server
     /// The `Host` header sent; nil sends none.
     public var host: String?
+    /// The client address the server sees.
+    public var remoteAddress = "127.0.0.1"
 
     public init(server: Server, host: String? = "127.0.0.1") {
         self.server = server
@@ -47,7 +49,8 @@ public struct InProcessEndpoint: RequestSender, Sendable {
         var fields = HTTPHeaders()
         if let host { fields.add("Host", host) }
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { fields.add(name, value) }
-        let response = server.respond(to: try Request(method: method, target: target, headers: fields, body: body))
+        let response = server.respond(to: try Request(method: method, target: target, headers: fields, body: body,
+                                                       remoteAddress: remoteAddress))
         return try Self.reply(response)
     }
 

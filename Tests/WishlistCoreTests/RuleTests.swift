@@ -181,6 +181,18 @@ import TestSupport
         #expect(try test.count("SELECT count(*) FROM Trip") == 14)
     }
 
+    @Test func invisibleAndTextDirectionCharactersAreRefused() throws {
+        let test = try TestStore()
+        let message = "Remove invisible and text-direction characters (such as U+202E or U+200B) from the title."
+        for name in ["invoice\u{202E}fdp.exe", "Ro\u{2060}me", "\u{FEFF}Rome", "Ro\u{200B}me", "Rome\u{2028}Paris", "Rome\u{E0041}"] {
+            #expect(throws: ValidationError(field: "name", message: message)) {
+                try test.store.addTrip(TripDraft(name: name, collection: .summerVibes))
+            }
+        }
+        let tripID = try test.store.addTrip(TripDraft(name: "Family 👨\u{200D}👩\u{200D}👧 in Tehran\u{200C}", collection: .summerVibes))
+        #expect(throws: ValidationError.self) { try test.store.addActivity(tripID: tripID, name: "Swim\u{202D}") }
+    }
+
     @Test func unknownIDsAreReportedAsNotFound() throws {
         let test = try TestStore()
         #expect(throws: WishlistError.notFound(entity: "trip", id: 999)) { try test.store.deleteTrip(id: 999) }

@@ -92,6 +92,17 @@ import WishlistCore
         #expect(try photos(in: target) == original)
     }
 
+    @Test func exportsBackupsAndPhotosAreOnlyTheOwners() throws {
+        let data = folder + "/data", archive = folder + "/private.zip", backup = folder + "/backup"
+        #expect(try wishlist("export", archive, "--data-dir", data).status == 0)
+        #expect(try wishlist("backup", backup, "--data-dir", data).status == 0)
+        let photo = try #require(try FileManager.default.contentsOfDirectory(atPath: data + "/images").first)
+        for (path, mode) in [(archive, 0o600), (backup, 0o700), (backup + "/wishlist.sqlite", 0o600),
+                             (backup + "/images", 0o700), (data + "/images/" + photo, 0o600)] {
+            #expect(try DataFolderTests.permissions(of: path) == mode, "\(path)")
+        }
+    }
+
     @Test func aMaliciousArchiveChangesNothing() throws {
         let data = folder + "/data", archive = folder + "/wishlist.zip"
         #expect(try wishlist("export", archive, "--data-dir", data).status == 0)

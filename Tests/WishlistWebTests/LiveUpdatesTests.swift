@@ -129,7 +129,8 @@ import WishlistCore
     @Test func aCommitByAnotherStoreOnTheSameFileIsPushed() throws {
         let server = try LiveServer(watchExternalChanges: true)
         defer { server.stop() }
-        let client = try SocketClient.openEvents("/events?topics=goals-achieved", port: server.port)
+        // The watcher polls; on a loaded machine its wake-up can lag, so wait longer than the default.
+        let client = try SocketClient.openEvents("/events?topics=goals-achieved", port: server.port, timeoutSeconds: 15)
         _ = try client.nextEvent(named: "ready")
         // As `wishlist import` or another tool would: a separate connection, no update hooks here.
         let otherProcess = try WishlistStore(path: server.databasePath)

@@ -198,6 +198,7 @@ extension KeyedDecodingContainer {
             case .empty: "must not be empty"
             case .tooLong(let limit): "must be at most \(limit) characters long"
             case .controlCharacters: "must not contain line breaks or other control characters"
+            case .invisibleCharacters: "must not contain invisible or text-direction characters"
             }
             throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: message)
         }

@@ -56,6 +56,19 @@ public enum Backup {
         return try write(of: store, to: folder)
     }
 
+    /// What to do when the database file at `databasePath` is damaged or gone: the commands that
+    /// put the latest backup of its data folder back (README, Reliability, says the same).
+    public static func restoreSteps(forDatabaseAt databasePath: String) -> String {
+        let data = URL(fileURLWithPath: databasePath).deletingLastPathComponent()
+        let backups = data.appendingPathComponent(folderForImportBackups)
+        let latest = (try? FileManager.default.contentsOfDirectory(atPath: backups.path))?.filter { $0.hasPrefix("import-") }.max()
+        let folder = latest.map { backups.appendingPathComponent($0).path } ?? "FOLDER"
+        return "To restore the latest backup: stop wishlist, move the database aside "
+            + "(mkdir \(data.path)/damaged && mv \(databasePath)* \(data.path)/damaged/), then run "
+            + "wishlist restore \(folder) --data-dir \(data.path)"
+            + (latest == nil ? ", where FOLDER is a folder made by wishlist backup." : " (the backup taken before the latest import; a folder made by wishlist backup works too).")
+    }
+
     /// Puts the backup in `folder` back as the wishlist of the database at `databasePath`, whether
     /// or not a server has it open: first the photo files (added to the photo folder, each checked
     /// against its name; none is deleted), then the database content through SQLite's online

@@ -18,10 +18,13 @@ enum TextProblem: Error, Equatable {
     case empty
     case tooLong(limit: Int)
     case controlCharacters
+    /// Format characters (Unicode category Cf: bidi overrides, zero-width spaces, U+FEFF) and
+    /// the line and paragraph separators: invisible, they make a name show as something else.
+    case invisibleCharacters
 }
 
 /// The rules for names and subtitles: trimmed, at most 200 characters, no control characters
-/// (line breaks included: every such text is shown on one line).
+/// (line breaks included: every such text is shown on one line) and no invisible ones.
 enum TextRules {
     static let maximumLength = 200
 
@@ -43,7 +46,17 @@ enum TextRules {
         if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             return .failure(.controlCharacters)
         }
+        if trimmed.unicodeScalars.contains(where: isInvisible) { return .failure(.invisibleCharacters) }
         return .success(trimmed)
+    }
+
+    /// The zero-width joiners stay allowed: emoji sequences, Persian and Indic scripts need them.
+    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .format: scalar != "\u{200C}" && scalar != "\u{200D}"
+        case .lineSeparator, .paragraphSeparator: true
+        default: false
+        }
     }
 
     /// A required text of a form: `noun` names it in messages ("title", "activity name").
@@ -56,6 +69,7 @@ enum TextRules {
             case .empty: emptyMessage
             case .tooLong(let limit): "Keep the \(noun) under \(limit) characters."
             case .controlCharacters: "Remove line breaks and other control characters from the \(noun)."
+            case .invisibleCharacters: "Remove invisible and text-direction characters (such as U+202E or U+200B) from the \(noun)."
             }
             throw ValidationError(field: field, message: message)
         }

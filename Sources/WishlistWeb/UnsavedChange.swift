@@ -1,0 +1,37 @@
+import HTTPServer
+import Persistence
+import WishlistCore
+
+/// A change a form could not save that the person can fix, retry or save later: the form is
+/// shown again with what was typed and this message, beside the field at fault or above the form.
+struct UnsavedChange {
+    let status: HTTPStatus
+    /// The field at fault; nil when none is (the wishlist was busy, its database gone).
+    let field: String?
+    let message: String
+    /// The error's own headers (a busy answer's Retry-After).
+    let headers: HTTPHeaders
+
+    /// nil for an error that goes to the error page instead.
+    init?(_ error: any Error) {
+        let answerable: any HTTPResponseError
+        switch error {
+        case let invalid as ValidationError:
+            (answerable, field) = (invalid, invalid.field)
+        case let database as DatabaseError where database.isBusy:
+            (answerable, field) = (database, nil)
+        case let problem as DatabaseFileProblem:
+            (answerable, field) = (problem, nil)
+        default:
+            return nil
+        }
+        (status, message, headers) = (answerable.status, answerable.message, answerable.headers)
+    }
+
+    /// The form's page again, with the error's headers.
+    func answer(_ page: Response) -> Response {
+        var page = page
+        for (name, value) in headers { page.headers[name] = value }
+        return page
+    }
+}
