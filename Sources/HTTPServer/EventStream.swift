@@ -17,12 +17,12 @@ public final class EventStream: Sendable {
         /// The connection has finished; `onClose` handlers have run.
         var hasEnded = false
         var closeHandlers: [@Sendable () -> Void] = []
+        /// Set by the server when it sends the stream: the shared budget its pending bytes count against.
+        var budget: PendingBytesBudget?
+        var maxPendingBytes = EventStreamLimits().maxPendingBytesPerStream
 
         var pendingCount: Int { pending.count - pendingStart }
     }
-
-    /// A client that stops reading is dropped rather than buffered without bound.
-    static let maximumPendingBytes = 1 << 20
 
     private let state = Mutex(State())
 
@@ -72,13 +72,22 @@ public final class EventStream: Sendable {
     private func enqueue(_ bytes: [UInt8]) {
         state.withLock { state in
             guard !state.isClosing, !state.hasEnded else { return }
-            if state.pendingCount + bytes.count > Self.maximumPendingBytes {
+            if state.pendingCount + bytes.count > state.maxPendingBytes || state.budget?.reserve(bytes.count) == false {
+                // A client this far behind is dropped rather than buffered: what it missed it gets
+                // again when its browser reconnects with the Last-Event-ID.
+                Self.discardPending(&state)
                 state.isClosing = true
             } else {
                 state.pending.append(contentsOf: bytes)
             }
             Self.wake(&state)
         }
+    }
+
+    private static func discardPending(_ state: inout State) {
+        state.budget?.release(state.pendingCount)
+        state.pending = []
+        state.pendingStart = 0
     }
 
     private static func wake(_ state: inout State) {
@@ -89,8 +98,13 @@ public final class EventStream: Sendable {
 
     // MARK: Called by the server
 
-    func attach(to connection: OpaquePointer) {
-        state.withLock { $0.connection = UncheckedHandle(pointer: connection) }
+    func attach(to connection: OpaquePointer, budget: PendingBytesBudget, maxPendingBytes: Int) {
+        state.withLock { state in
+            state.connection = UncheckedHandle(pointer: connection)
+            state.budget = budget
+            state.maxPendingBytes = maxPendingBytes
+            budget.take(state.pendingCount)
+        }
     }
 
     /// The content reader: copies pending bytes, ends the stream when closing, or suspends
@@ -105,6 +119,7 @@ public final class EventStream: Sendable {
                                                                byteCount: count)
                 }
                 state.pendingStart += count
+                state.budget?.release(count)
                 if state.pendingStart == state.pending.count {
                     state.pending.removeAll(keepingCapacity: true)
                     state.pendingStart = 0
@@ -125,8 +140,7 @@ public final class EventStream: Sendable {
             state.connection = nil
             state.isSuspended = false
             state.hasEnded = true
-            state.pending = []
-            state.pendingStart = 0
+            Self.discardPending(&state)
             defer { state.closeHandlers = [] }
             return state.closeHandlers
         }

@@ -66,7 +66,12 @@ import Testing
 
     @Test func thousandIdleStreamsNeedNoThreadsAndAllGetABroadcast() throws {
         let hub = Hub()
-        try withServer(handler: hub.handler) { server throws in
+        // All from one address, past the limits that stop a flood.
+        var configuration = Server.Configuration(threadCount: 2)
+        configuration.maxConnectionsPerAddress = 1100
+        configuration.eventStreamLimits.maxStreams = 1000
+        configuration.eventStreamLimits.maxStreamsPerAddress = 1000
+        try withServer(configuration, handler: hub.handler) { server throws in
             let threadsBefore = try Self.threadCount()
             let clients = try (0..<1000).map { _ in try Self.openStream(port: server.port) }
             #expect(hub.waitUntil { hub.count == 1000 })

@@ -155,7 +155,7 @@ import Testing
 
     @Test func aStalledClientIsDisconnectedAndADribblingOneBlocksNoOne() throws {
         var configuration = Server.Configuration(threadCount: 1)
-        configuration.connectionTimeout = 1
+        configuration.headerTimeout = 1
         try withServer(configuration, handler: Self.handler(Calls())) { server throws in
             let start = ContinuousClock.now
             let stalled = try RawClient(port: server.port, timeout: 4)
