@@ -20,8 +20,10 @@ final class LiveServer {
     static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
+    /// `streamsFromOneClient`: room for that many streams from the test's one address, past the
+    /// limits that stop a flood.
     init(maxPhotoBytes: Int = PhotoLimits().maxBytes, heartbeatInterval: Double = 15, watchExternalChanges: Bool = false,
-         password: String? = nil) throws {
+         password: String? = nil, streamsFromOneClient: Int? = nil) throws {
         directory = NSTemporaryDirectory() + "WishlistWebTests-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         store = try WishlistStore(path: directory + "/wishlist.sqlite", photoLimits: PhotoLimits(maxBytes: maxPhotoBytes))
@@ -34,6 +36,11 @@ final class LiveServer {
         // Room for the photo plus the form's other fields, as `serve` allows.
         configuration.maxBodySize = maxPhotoBytes + 1024 * 1024
         configuration.uploadDirectory = directory
+        if let streamsFromOneClient {
+            configuration.maxConnectionsPerAddress = streamsFromOneClient + 100
+            configuration.eventStreamLimits.maxStreams = streamsFromOneClient
+            configuration.eventStreamLimits.maxStreamsPerAddress = streamsFromOneClient
+        }
         let app = app
         configuration.errorPage = app.errorPage(status:message:request:)
         server = Server(configuration: configuration, responder: try app.makeResponder())
