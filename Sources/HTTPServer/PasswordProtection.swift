@@ -89,7 +89,7 @@ public struct PasswordProtection: Middleware {
             return try prompt(.forbidden, Self.wrongPasswordMessage, request)
         }
         wrongAttempts.reset(for: client)
-        return Response.redirect(to: options.homePath).settingCookie(sessionCookie(sessions.create(), maxAge: options.sessionLifetime.components.seconds))
+        return Response.redirect(to: options.homePath).settingCookie(sessionCookie(try sessions.create(), maxAge: options.sessionLifetime.components.seconds))
     }
 
     private func logout(_ session: String?) -> Response {

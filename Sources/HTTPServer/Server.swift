@@ -152,7 +152,12 @@ public final class Server: Sendable {
     public func runUntilSignal() {
         // A handler that only writes to a pipe (async-signal-safe) is armed the moment `signal`
         // returns, unlike a dispatch source, so a SIGTERM right after start is never lost.
-        let pipe = SignalPipe.shared
+        guard let pipe = SignalPipe.shared else {
+            // No descriptor for the pipe: stopping at once beats trapping, or never stopping.
+            writeStandardErrorLine("error: could not create the signal pipe: \(String(cString: strerror(errno))); stopping")
+            stop()
+            return
+        }
         signal(SIGINT, forwardSignalToPipe)
         signal(SIGTERM, forwardSignalToPipe)
         var signalNumber: UInt8 = 0
@@ -211,14 +216,15 @@ private struct SignalPipe: Sendable {
     let readEnd: Int32
     let writeEnd: Int32
 
-    static let shared: SignalPipe = {
+    /// Nil when no pipe could be made (no descriptor left).
+    static let shared: SignalPipe? = {
         var ends: [Int32] = [0, 0]
-        precondition(pipe(&ends) == 0, "could not create the signal pipe")
+        guard pipe(&ends) == 0 else { return nil }
         return SignalPipe(readEnd: ends[0], writeEnd: ends[1])
     }()
 }
 
 private func forwardSignalToPipe(_ signalNumber: Int32) {
     var byte = UInt8(truncatingIfNeeded: signalNumber)
-    _ = write(SignalPipe.shared.writeEnd, &byte, 1)
+    if let pipe = SignalPipe.shared { _ = write(pipe.writeEnd, &byte, 1) }
 }
