@@ -25,8 +25,9 @@ public final class Server: Sendable {
         public var headerTimeout = 10
         /// Lowered at start to leave room below the process's descriptor limit (see `DescriptorLimit`).
         public var maxConnections: Int
-        /// Connections one client address may hold at once; more are closed unanswered.
-        public var maxConnectionsPerAddress = 64
+        /// Connections one client address may hold at once; more are closed unanswered. Room for
+        /// the load test's 200 clients, which share 127.0.0.1 as a local user's tabs do.
+        public var maxConnectionsPerAddress = 256
         public var eventStreamLimits = EventStreamLimits()
         /// Bytes libmicrohttpd reserves per connection for its request line, headers and buffers:
         /// it bounds the header size, and it is most of what an idle event stream costs.
