@@ -11,6 +11,7 @@
 static inline struct MHD_Daemon *wl_mhd_start(unsigned int flags, int listen_fd,
                                               unsigned int thread_pool_size,
                                               unsigned int connection_limit,
+                                              unsigned int per_address_connection_limit,
                                               unsigned int connection_timeout,
                                               size_t connection_memory_limit,
                                               MHD_AccessHandlerCallback access_handler, void *access_cls,
@@ -21,11 +22,17 @@ static inline struct MHD_Daemon *wl_mhd_start(unsigned int flags, int listen_fd,
                             MHD_OPTION_LISTEN_SOCKET, listen_fd,
                             MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address_connection_limit,
                             MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
                             MHD_OPTION_URI_LOG_CALLBACK, uri_logger, uri_cls,
                             MHD_OPTION_END);
+}
+
+/* Sets one connection's idle timeout in seconds (the daemon's applies until then). */
+static inline enum MHD_Result wl_mhd_set_timeout(struct MHD_Connection *connection, unsigned int seconds) {
+    return MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
 }
 
 /* The client's address of a connection (NULL if unknown). */

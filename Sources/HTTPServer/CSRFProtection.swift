@@ -21,7 +21,7 @@ public struct CSRFProtection: Middleware {
             try check(request, cookieToken: existing)
         }
         var request = request
-        let token = existing ?? SecretToken.make()
+        let token = try existing ?? SecretToken.make()
         request.csrfToken = token
         var response = try next(request)
         if existing == nil {

@@ -19,12 +19,12 @@ public final class EventStream: Sendable {
         var hasEnded = false
         var closeHandlers: [@Sendable () -> Void] = []
         var drainHandlers: [@Sendable () -> Void] = []
+        /// Set by the server when it sends the stream: the shared budget its pending bytes count against.
+        var budget: PendingBytesBudget?
+        var maxPendingBytes = EventStreamLimits().maxPendingBytesPerStream
 
         var pendingCount: Int { pending.count - pendingStart }
     }
-
-    /// A client that stops reading is dropped rather than buffered without bound.
-    public static let maximumPendingBytes = 1 << 20
 
     private let state = Mutex(State())
 
@@ -65,6 +65,12 @@ public final class EventStream: Sendable {
         if hasEnded { handler() }
     }
 
+    /// The most bytes this stream may have queued: a client further behind is dropped rather
+    /// than buffered without bound (`EventStreamLimits.maxPendingBytesPerStream`).
+    public var maxPendingBytes: Int {
+        state.withLock(\.maxPendingBytes)
+    }
+
     /// The bytes queued and not yet handed to the connection: a producer with much to send
     /// (a backlog) waits for room with `whenDrained` instead of overflowing the buffer.
     public var pendingByteCount: Int {
@@ -92,13 +98,22 @@ public final class EventStream: Sendable {
     private func enqueue(_ bytes: [UInt8]) {
         state.withLock { state in
             guard !state.isClosing, !state.hasEnded else { return }
-            if state.pendingCount + bytes.count > Self.maximumPendingBytes {
+            if state.pendingCount + bytes.count > state.maxPendingBytes || state.budget?.reserve(bytes.count) == false {
+                // A client this far behind is dropped rather than buffered: what it missed it gets
+                // again when its browser reconnects with the Last-Event-ID.
+                Self.discardPending(&state)
                 state.isClosing = true
             } else {
                 state.pending.append(contentsOf: bytes)
             }
             Self.wake(&state)
         }
+    }
+
+    private static func discardPending(_ state: inout State) {
+        state.budget?.release(state.pendingCount)
+        state.pending = []
+        state.pendingStart = 0
     }
 
     private static func wake(_ state: inout State) {
@@ -109,8 +124,13 @@ public final class EventStream: Sendable {
 
     // MARK: Called by the server
 
-    func attach(to connection: OpaquePointer) {
-        state.withLock { $0.connection = UncheckedHandle(pointer: connection) }
+    func attach(to connection: OpaquePointer, budget: PendingBytesBudget, maxPendingBytes: Int) {
+        state.withLock { state in
+            state.connection = UncheckedHandle(pointer: connection)
+            state.budget = budget
+            state.maxPendingBytes = maxPendingBytes
+            budget.take(state.pendingCount)
+        }
     }
 
     /// The content reader: copies pending bytes, ends the stream when closing, or suspends
@@ -125,6 +145,7 @@ public final class EventStream: Sendable {
                                                                byteCount: count)
                 }
                 state.pendingStart += count
+                state.budget?.release(count)
                 guard state.pendingStart == state.pending.count else { return (count, []) }
                 state.pending.removeAll(keepingCapacity: true)
                 state.pendingStart = 0
@@ -147,8 +168,7 @@ public final class EventStream: Sendable {
             state.connection = nil
             state.isSuspended = false
             state.hasEnded = true
-            state.pending = []
-            state.pendingStart = 0
+            Self.discardPending(&state)
             state.drainHandlers = []
             defer { state.closeHandlers = [] }
             return state.closeHandlers

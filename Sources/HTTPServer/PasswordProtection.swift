@@ -109,7 +109,7 @@ public struct PasswordProtection: Middleware {
         }
         wrongAttempts.reset(for: client)
         knownAddresses.insert(client)
-        return Response.redirect(to: options.homePath).settingCookie(sessionCookie(sessions.create(), maxAge: options.sessionLifetime.components.seconds))
+        return Response.redirect(to: options.homePath).settingCookie(sessionCookie(try sessions.create(), maxAge: options.sessionLifetime.components.seconds))
     }
 
     private func refusal(waiting wait: Duration, _ request: Request) throws -> Response {

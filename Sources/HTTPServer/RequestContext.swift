@@ -18,6 +18,8 @@ final class RequestContext {
     private var bodyBytes: [UInt8] = []
     private var receivedCount = 0
     private var bodyLimit = 0
+    /// A header name with whitespace or a value with a NUL byte was received.
+    private var hasMalformedField = false
     /// The event stream this request answered with, to detach when the connection ends.
     var eventStream: EventStream?
     /// Set while the handler runs on the `UploadQueue`, and until the connection completes.
@@ -33,8 +35,9 @@ final class RequestContext {
         hasStarted = true
         self.method = method
         self.bodyLimit = bodyLimit
-        MHD_get_connection_values(connection, MHD_ValueKind.HEADER_KIND, collectHeader,
-                                  Unmanaged.passUnretained(self).toOpaque())
+        MHD_get_connection_values_n(connection, MHD_ValueKind.HEADER_KIND, collectHeader,
+                                    Unmanaged.passUnretained(self).toOpaque())
+        if let ambiguity = ambiguousFraming() { return ambiguity }
         if let transferEncoding = headers["Transfer-Encoding"] {
             guard transferEncoding.lowercased().contains("chunked") else {
                 // libmicrohttpd cannot tell where such a body ends and would wait for it until
@@ -117,19 +120,37 @@ final class RequestContext {
         HTTPError(.payloadTooLarge, "The upload is larger than the limit of \(limit / (1024 * 1024)) MB.")
     }
 
+    /// Header forms that two readers of the same bytes (a proxy and this server) could take
+    /// differently, so that one sees a body or a host the other does not: request smuggling.
+    private func ambiguousFraming() -> HTTPError? {
+        if hasMalformedField {
+            return HTTPError(.badRequest, "A header name holds whitespace or a header value holds a NUL byte.")
+        }
+        for name in ["Content-Length", "Host"] where headers.all(name).count > 1 {
+            return HTTPError(.badRequest, "The request has more than one \(name) header.")
+        }
+        return nil
+    }
+
     private var contentType: String {
         headers["Content-Type"]?.lowercased() ?? ""
     }
 
-    fileprivate func addHeader(name: String, value: String) {
+    fileprivate func addHeader(name: String, value: String, isMalformed: Bool) {
         headers.add(name, value)
+        if isMalformed { hasMalformedField = true }
     }
 }
 
 private func collectHeader(_ context: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind,
-                           _ name: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?) -> MHD_Result {
+                           _ name: UnsafePointer<CChar>?, _ nameSize: Int,
+                           _ value: UnsafePointer<CChar>?, _ valueSize: Int) -> MHD_Result {
     guard let context, let name else { return MHD_Result.YES }
+    let nameText = String(cString: name), valueText = value.map { String(cString: $0) } ?? ""
+    // The sizes count every byte: a C string shorter than its size has a NUL inside.
+    let isMalformed = nameText.utf8.count != nameSize || valueText.utf8.count != valueSize
+        || nameText.utf8.contains { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
     Unmanaged<RequestContext>.fromOpaque(context).takeUnretainedValue()
-        .addHeader(name: String(cString: name), value: value.map { String(cString: $0) } ?? "")
+        .addHeader(name: nameText, value: valueText, isMalformed: isMalformed)
     return MHD_Result.YES
 }

@@ -5,16 +5,31 @@ import Glibc
 enum SecretToken {
     static let length = 64
 
+    /// Fills a buffer with random bytes, returning how many or -1 with `errno` set, as `getrandom`.
+    typealias RandomSource = (UnsafeMutableRawPointer, Int) -> Int
+
     /// 32 random bytes as hex, from the system's cryptographic generator in one `getrandom`
-    /// call (`SystemRandomNumberGenerator` makes one system call per 8 bytes: four per token).
-    static func make() -> String {
+    /// call (`SystemRandomNumberGenerator` makes one system call per 8 bytes: four per token, and
+    /// it traps when the system has no random bytes to give). Without random bytes the request
+    /// is refused with a 503, never answered with a guessable token.
+    static func make(from source: RandomSource = { getrandom($0, $1, 0) }) throws(HTTPError) -> String {
         var random: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &random) { buffer in
+        let failure = withUnsafeMutableBytes(of: &random) { buffer -> Int32? in
             var filled = 0
             while filled < buffer.count {
-                let count = getrandom(buffer.baseAddress! + filled, buffer.count - filled, 0)
-                if count > 0 { filled += count } else { precondition(errno == EINTR, "getrandom failed") }
+                let count = source(buffer.baseAddress! + filled, buffer.count - filled)
+                if count > 0 {
+                    filled += count
+                } else if errno != EINTR {
+                    return errno
+                }
             }
+            return nil
+        }
+        if let failure {
+            writeStandardErrorLine("error: no random bytes for a token: \(String(cString: strerror(failure)))")
+            throw HTTPError(.serviceUnavailable, "The server could not make a secure token; try again shortly.",
+                            headers: ["Retry-After": "1"])
         }
         return withUnsafeBytes(of: &random) { bytes in
             String(unsafeUninitializedCapacity: length) { hex in

@@ -19,7 +19,17 @@ public final class Server: Sendable {
         public var heartbeatInterval: Double
         /// Seconds an idle keep-alive connection stays open.
         public var connectionTimeout: Int
+        /// Seconds a new connection may stay silent before its first request head is complete:
+        /// short, so sockets a flood opens and leaves idle do not hold their slots for long.
+        /// libmicrohttpd 0.9.75 measures silence, not a deadline: a client dribbling bytes is
+        /// held back by `maxConnectionsPerAddress` instead.
+        public var headerTimeout = 10
+        /// Lowered at start to leave room below the process's descriptor limit (see `DescriptorLimit`).
         public var maxConnections: Int
+        /// Connections one client address may hold at once; more are closed unanswered. Room for
+        /// the load test's 200 clients, which share 127.0.0.1 as a local user's tabs do.
+        public var maxConnectionsPerAddress = 256
+        public var eventStreamLimits = EventStreamLimits()
         /// Bytes libmicrohttpd reserves per connection for its request line, headers and buffers:
         /// it bounds the header size, and it is most of what an idle event stream costs.
         public var connectionMemoryLimit: Int
@@ -66,16 +76,11 @@ public final class Server: Sendable {
         var retainedSelf: Unmanaged<Server>?
     }
 
-    private struct Streams {
-        var isStopping = false
-        var open: [ObjectIdentifier: EventStream] = [:]
-    }
-
     public let configuration: Configuration
     private let errorPages: ErrorPages
     private let handler: Handler
     private let running = Mutex(Running())
-    private let streams = Mutex(Streams())
+    let eventStreams: EventStreamRegistry
     private let answeredCount = Atomic<Int>(0)
     let uploads: UploadQueue
 
@@ -83,6 +88,7 @@ public final class Server: Sendable {
         self.configuration = configuration
         errorPages = ErrorPages(render: configuration.errorPage)
         uploads = UploadQueue(concurrency: configuration.uploadConcurrency)
+        eventStreams = EventStreamRegistry(limits: configuration.eventStreamLimits)
         let renderErrors = errorPages.wrapping(responder)
         self.handler = configuration.accessLog ? AccessLog().wrapping(renderErrors) : renderErrors
     }
@@ -108,12 +114,15 @@ public final class Server: Sendable {
         }
         // sendfile on a socket the client closed raises SIGPIPE; the failed write is enough.
         signal(SIGPIPE, SIG_IGN)
+        let connectionLimit = DescriptorLimit.connectionLimit(configured: configuration.maxConnections,
+                                                              descriptorLimit: DescriptorLimit.raiseToHard())
         let retained = Unmanaged.passRetained(self)
         let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue
         let daemon = wl_mhd_start(
             flags, listener.descriptor, UInt32(max(1, configuration.threadCount)),
-            UInt32(configuration.maxConnections), UInt32(configuration.connectionTimeout), configuration.connectionMemoryLimit,
+            UInt32(connectionLimit), UInt32(max(1, configuration.maxConnectionsPerAddress)),
+            UInt32(configuration.headerTimeout), configuration.connectionMemoryLimit,
             serverAccessHandler, retained.toOpaque(), serverRequestCompleted, retained.toOpaque(),
             serverRequestStarted, retained.toOpaque())
         guard let daemon else {
@@ -126,7 +135,7 @@ public final class Server: Sendable {
         heartbeat.schedule(deadline: .now() + interval, repeating: interval)
         heartbeat.setEventHandler { [weak self] in self?.sendHeartbeats() }
         heartbeat.resume()
-        streams.withLock { $0.isStopping = false }
+        eventStreams.resume()
         uploads.reopen()
         running.withLock {
             $0 = Running(daemon: UncheckedHandle(pointer: daemon), port: listener.port,
@@ -148,13 +157,9 @@ public final class Server: Sendable {
         // a closed (or reused) descriptor, and libmicrohttpd aborts on that.
         let listenDescriptor = MHD_quiesce_daemon(daemon)
         // libmicrohttpd aborts when stopped with suspended connections: end every stream first.
-        let open = streams.withLock { streams in
-            streams.isStopping = true
-            return Array(streams.open.values)
-        }
-        for stream in open { stream.close() }
+        for stream in eventStreams.beginStopping() { stream.close() }
         let deadline = ContinuousClock.now + .seconds(2)
-        while streams.withLock({ !$0.open.isEmpty }), ContinuousClock.now < deadline {
+        while !eventStreams.isEmpty, ContinuousClock.now < deadline {
             usleep(2_000)
         }
         // An upload being processed finishes and its answer goes out.
@@ -168,7 +173,12 @@ public final class Server: Sendable {
     public func runUntilSignal() {
         // A handler that only writes to a pipe (async-signal-safe) is armed the moment `signal`
         // returns, unlike a dispatch source, so a SIGTERM right after start is never lost.
-        let pipe = SignalPipe.shared
+        guard let pipe = SignalPipe.shared else {
+            // No descriptor for the pipe: stopping at once beats trapping, or never stopping.
+            writeStandardErrorLine("error: could not create the signal pipe: \(String(cString: strerror(errno))); stopping")
+            stop()
+            return
+        }
         signal(SIGINT, forwardSignalToPipe)
         signal(SIGTERM, forwardSignalToPipe)
         var signalNumber: UInt8 = 0
@@ -203,21 +213,8 @@ public final class Server: Sendable {
         errorPages.page(for: error, request: request)
     }
 
-    /// Registers a stream answering a request; false when the server is stopping.
-    func register(_ stream: EventStream) -> Bool {
-        streams.withLock { streams in
-            guard !streams.isStopping else { return false }
-            streams.open[ObjectIdentifier(stream)] = stream
-            return true
-        }
-    }
-
-    func unregister(_ stream: EventStream) {
-        _ = streams.withLock { $0.open.removeValue(forKey: ObjectIdentifier(stream)) }
-    }
-
     private func sendHeartbeats() {
-        for stream in streams.withLock({ Array($0.open.values) }) { stream.sendHeartbeat() }
+        for stream in eventStreams.all { stream.sendHeartbeat() }
     }
 }
 
@@ -242,14 +239,15 @@ private struct SignalPipe: Sendable {
     let readEnd: Int32
     let writeEnd: Int32
 
-    static let shared: SignalPipe = {
+    /// Nil when no pipe could be made (no descriptor left).
+    static let shared: SignalPipe? = {
         var ends: [Int32] = [0, 0]
-        precondition(pipe(&ends) == 0, "could not create the signal pipe")
+        guard pipe(&ends) == 0 else { return nil }
         return SignalPipe(readEnd: ends[0], writeEnd: ends[1])
     }()
 }
 
 private func forwardSignalToPipe(_ signalNumber: Int32) {
     var byte = UInt8(truncatingIfNeeded: signalNumber)
-    _ = write(SignalPipe.shared.writeEnd, &byte, 1)
+    if let pipe = SignalPipe.shared { _ = write(pipe.writeEnd, &byte, 1) }
 }

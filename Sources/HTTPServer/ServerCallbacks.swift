@@ -26,6 +26,9 @@ func serverAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePo
     let context = Unmanaged<RequestContext>.fromOpaque(contextAddress).takeUnretainedValue()
 
     if !context.hasStarted {
+        // The head is complete: from here the request's own timeout applies, not the short one
+        // for connections that have not sent a head yet.
+        _ = wl_mhd_set_timeout(connection, UInt32(server.configuration.connectionTimeout))
         let refusal = context.start(connection: connection, method: String(cString: method),
                                     bodyLimit: server.configuration.maxBodySize,
                                     uploadDirectory: server.configuration.uploadDirectory)
@@ -64,7 +67,7 @@ func serverRequestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: Opaqu
     contextPointer?.pointee = nil
     let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
     let context = Unmanaged<RequestContext>.fromOpaque(contextAddress).takeRetainedValue()
-    if let stream = context.eventStream { server.unregister(stream) }
+    if let stream = context.eventStream { server.eventStreams.unregister(stream) }
     if context.offloaded != nil { server.uploads.completed() }
     context.complete()
 }
@@ -103,17 +106,24 @@ private func makeNativeResponse(_ response: Response, connection: OpaquePointer,
         native = makeBorrowingResponse(bytes)
     case .file(let path, let size):
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw HTTPError(.notFound, "The file is gone.") }
+        guard descriptor >= 0 else {
+            guard errno == EMFILE || errno == ENFILE else { throw HTTPError(.notFound, "The file is gone.") }
+            writeStandardErrorLine("error: no file descriptor left to send \(path)")
+            throw HTTPError(.serviceUnavailable, "The server is too busy to send this file; try again shortly.",
+                            headers: ["Retry-After": "1"])
+        }
         // libmicrohttpd closes the descriptor when the response is destroyed.
         native = MHD_create_response_from_fd64(UInt64(size), descriptor)
         if native == nil { close(descriptor) }
     case .eventStream(let stream):
-        guard server.register(stream) else {
-            stream.close()
-            throw HTTPError(.serviceUnavailable, "The server is shutting down.")
+        if let refusal = server.eventStreams.register(stream, address: remoteAddress(of: connection)) {
+            // Never attached, so end it here: its close handlers (the handler's subscriptions) run.
+            stream.detach()
+            throw refusal
         }
         context.eventStream = stream
-        stream.attach(to: connection)
+        stream.attach(to: connection, budget: server.eventStreams.budget,
+                      maxPendingBytes: server.eventStreams.limits.maxPendingBytesPerStream)
         // The request's context holds the stream until the request completes.
         native = MHD_create_response_from_callback(UInt64.max, 4 * 1024, eventStreamReader,
                                                    Unmanaged.passUnretained(stream).toOpaque(), nil)

@@ -15,8 +15,8 @@ final class SessionStore: Sendable {
     }
 
     /// Starts a session and returns its id.
-    func create() -> String {
-        let id = SecretToken.make()
+    func create() throws(HTTPError) -> String {
+        let id = try SecretToken.make()
         let now = clock.now()
         expiries.withLock { expiries in
             if expiries.count >= capacity {

@@ -121,7 +121,7 @@ private final class HistoryPump: Sendable {
             // Pages are queued only while the client keeps up (half the buffer free, a page is far
             // smaller), so a reader catching up on a huge import is paced, never dropped for its size;
             // one that stops reading still overflows its buffer and comes back with Last-Event-ID.
-            while !stream.isClosed, stream.pendingByteCount < EventStream.maximumPendingBytes / 2 {
+            while !stream.isClosed, stream.pendingByteCount < stream.maxPendingBytes / 2 {
                 guard let page = try? filter.page(from: database, after: cursor, limit: HistoryRoutes.maxPageSize) else { return }
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys]

@@ -48,6 +48,15 @@ import TestSupport
         "GET /\r\n\r\n",
         "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nA header without a colon\r\n\r\n",
         "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ten\r\n\r\n",
+        // Forms two readers of the same bytes (a proxy and this server) could take differently,
+        // seeing a body or a host the other does not: request smuggling.
+        "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\nabc",
+        "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 3\r\nContent-Length: 5\r\n\r\nabcde",
+        "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding : chunked\r\nContent-Length: 3\r\n\r\nabc",
+        "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padded\t: 1\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n\r\n",
+        // A NUL inside a value cannot be tested: libmicrohttpd 0.9.75 hands over the value cut at
+        // the NUL, with a size to match; the check of sizes stands for the versions that do not.
     ])
     func malformedRequestLinesAndHeadersAre400(_ text: String) throws {
         try Self.expectRefusedWithoutHandling { port throws in
@@ -145,7 +154,7 @@ import TestSupport
 
     @Test func aStalledClientIsDisconnectedAndADribblingOneBlocksNoOne() throws {
         var configuration = Server.Configuration(threadCount: 1)
-        configuration.connectionTimeout = 1
+        configuration.headerTimeout = 1
         try withServer(configuration, handler: Self.handler(Calls())) { server throws in
             let stalled = try SocketClient(port: server.port, timeoutSeconds: 4)
             try stalled.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Partial: ")

@@ -54,10 +54,22 @@ import TestSupport
         #expect(withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1, numericAddress) } == "::1")
     }
 
-    @Test func secretTokensAreWellFormedAndDistinct() {
-        let tokens = (0..<50).map { _ in SecretToken.make() }
+    @Test func secretTokensAreWellFormedAndDistinct() throws {
+        let tokens = try (0..<50).map { _ in try SecretToken.make() }
         #expect(tokens.allSatisfy(SecretToken.isWellFormed))
         #expect(Set(tokens).count == tokens.count)
+    }
+
+    @Test func withoutRandomBytesATokenIsRefusedWith503() {
+        do {
+            _ = try SecretToken.make(from: { _, _ in
+                errno = EIO
+                return -1
+            })
+            Issue.record("a token was made without random bytes")
+        } catch {
+            #expect(error.status == .serviceUnavailable)
+        }
     }
 
     @Test func securityHeadersKeepTheHandlersOwnAndAddTheRestOnce() throws {

@@ -13,11 +13,18 @@ final class LiveServer: AppHarness {
     /// A fresh connection per request.
     override var client: any RequestSender { Endpoint(port: port) }
 
+    /// `streamsFromOneClient`: room for that many streams from the test's one address, past the
+    /// limits that stop a flood.
     init(maxPhotoBytes: Int = PhotoLimits().maxBytes, heartbeatInterval: Double = 15, watchExternalChanges: Bool = false,
-         password: String? = nil) throws {
+         password: String? = nil, streamsFromOneClient: Int? = nil) throws {
+        var configuration = Server.Configuration(port: 0, threadCount: 2, heartbeatInterval: heartbeatInterval)
+        if let streamsFromOneClient {
+            configuration.maxConnectionsPerAddress = streamsFromOneClient + 100
+            configuration.eventStreamLimits.maxStreams = streamsFromOneClient
+            configuration.eventStreamLimits.maxStreamsPerAddress = streamsFromOneClient
+        }
         // Dates from the system's clock: a running server's requests interleave with real time.
-        try super.init(maxPhotoBytes: maxPhotoBytes, clock: nil, password: password,
-                       server: Server.Configuration(port: 0, threadCount: 2, heartbeatInterval: heartbeatInterval))
+        try super.init(maxPhotoBytes: maxPhotoBytes, clock: nil, password: password, server: configuration)
         if watchExternalChanges { store.database.startWatchingExternalChanges(interval: .milliseconds(20)) }
         try server.start()
     }

@@ -92,7 +92,7 @@ import WishlistCore
     @Test func twoThousandSubscribersAllReceiveTheChange() throws {
         let clientCount = 2_000
         try #require(raiseOpenFileLimit() > 2 * clientCount + 100, "too few file descriptors for \(clientCount) streams")
-        let server = try LiveServer()
+        let server = try LiveServer(streamsFromOneClient: clientCount)
         defer { server.stop() }
         let clients = try (0..<clientCount).map { _ in
             try SocketClient.openEvents("/events?topics=goals-achieved", port: server.port)
