@@ -24,6 +24,7 @@ enum Schema {
             try connection.execute(photoColumns)
         },
         collectionRows,
+        shortWords,
     ]
 
     /// Photos (see `PhotoLibrary`). The sizes and the content version live on the trip row so
