@@ -53,6 +53,38 @@ import Testing
         #expect(ranked.activities.map(\.activity.name).contains("Fondue at the old town"))
     }
 
+    /// The index of activities beside their trips' names follows every write, and deleting a
+    /// trip removes each of its activities' entries exactly once: the index ends up term for term
+    /// what a rebuild makes.
+    @Test func wordsSplitWithTheTripFollowRenamesAndDeletions() throws {
+        let (test, zurich) = try store()
+        let names = { (text: String) in try test.store.search(text).activities.map(\.activity.name) }
+        try test.store.updateTrip(id: zurich, draft: TripDraft(name: "Café Crawl in Basel", collection: .winterRetreats))
+        #expect(try names("basel fondue") == ["Fondue at the old town"])
+        #expect(try names("zurich fondue").isEmpty)
+        let fondue = try #require(try test.store.search("basel fondue").activities.first).activity.id
+        try test.store.renameActivity(id: fondue, name: "Raclette at the old town")
+        #expect(try names("basel raclette") == ["Raclette at the old town"] && names("basel fondue").isEmpty)
+        try test.store.deleteActivity(id: fondue)
+        #expect(try names("basel raclette").isEmpty)
+        try test.store.deleteTrip(id: zurich)
+        #expect(try names("basel lake").isEmpty)
+
+        let terms = { () throws -> [String] in
+            try test.store.database.write(author: "test") { connection in
+                try connection.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.Terms USING fts5vocab(main, ActivityAndTripSearch, row)")
+                return try connection.fetchAll("SELECT term, doc FROM temp.Terms ORDER BY term").map { "\($0["term"] as String) \($0["doc"] as Int)" }
+            }
+        }
+        let kept = try terms()
+        try test.store.database.write(author: "test") { connection in
+            try connection.execute("INSERT INTO ActivityAndTripSearch(ActivityAndTripSearch) VALUES ('delete-all')")
+            try connection.execute(Schema.activityAndTripIndexing)
+        }
+        #expect(try terms() == kept)
+        #expect(try names("kona snorkel").count == 2)
+    }
+
     @Test func twoLetterWordsAreFoundWhereverTheyStand() throws {
         let (test, _) = try store()
         // "qi" ends one name and is all of another: no trigram of either starts with it.

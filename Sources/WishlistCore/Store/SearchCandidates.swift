@@ -15,24 +15,31 @@ enum SearchCandidates {
         }
     }
 
-    /// Every match has the longest word in its own name (the first branches) or else in its
-    /// trip's name (the last ones, for two words or more).
+    /// With a word of three characters or more, one lookup in `ActivityAndTripSearch` asks for
+    /// trigrams of several words wherever each is. With two-character words only, every match
+    /// has the first longest one in its own name (the first branches) or else in its trip's (the
+    /// last ones, for two words or more), found through the name indexes.
     static func activityBranches(_ terms: SearchTerms, on connection: Connection) throws -> [SQLPart] {
         guard let longest = terms.longestWord else { return [] }
-        let others = terms.words.filter { $0 != longest }
-        let eachElsewhere = all(others.map { contains("Activity", $0) + SQLPart(" OR ") + contains("Trip", $0) })
         let select = "SELECT Activity.id AS id, Activity.name_folded AS name_folded, Activity.name AS name"
-        let rank = others.isEmpty ? SQLPart("0") : SQLPart("NOT (") + all(others.map { contains("Activity", $0) }) + SQLPart(")")
-        let own = try NameIndex.activity.sources(containingAll: [longest], on: connection).map { source in
-            SQLPart("\(select), ") + rank + SQLPart(" AS rank FROM \(source.from) JOIN Trip ON Trip.id = Activity.trip_id WHERE ")
-                + source.condition + SQLPart(" AND ") + contains("Activity", longest) + SQLPart(" AND ") + eachElsewhere
+        let rank = SQLPart("NOT (") + all(terms.words.map { contains("Activity", $0) }) + SQLPart(") AS rank")
+        let eachAnywhere = all(terms.words.map { contains("Activity", $0) + SQLPart(" OR ") + contains("Trip", $0) })
+        let anyOwn = SQLPart("(") + terms.words.map { contains("Activity", $0) }.joined(separator: " OR ") + SQLPart(")")
+        if let query = NameIndex.trigramQuery(for: terms.words) {
+            return [SQLPart("\(select), ") + rank + SQLPart("""
+                 FROM ActivityAndTripSearch JOIN Activity ON Activity.id = ActivityAndTripSearch.rowid
+                JOIN Trip ON Trip.id = Activity.trip_id WHERE ActivityAndTripSearch MATCH ? AND
+                """, [query]) + eachAnywhere + SQLPart(" AND ") + anyOwn]
         }
-        guard !others.isEmpty else { return own }
-        let anyOwn = SQLPart("(") + others.map { contains("Activity", $0) }.joined(separator: " OR ") + SQLPart(")")
+        let own = try NameIndex.activity.sources(containingAll: [longest], on: connection).map { source in
+            SQLPart("\(select), ") + rank + SQLPart(" FROM \(source.from) JOIN Trip ON Trip.id = Activity.trip_id WHERE ")
+                + source.condition + SQLPart(" AND ") + contains("Activity", longest) + SQLPart(" AND ") + eachAnywhere
+        }
+        guard terms.words.count > 1 else { return own }
         let viaTrip = try NameIndex.trip.sources(containingAll: [longest], on: connection).map { source in
             SQLPart("\(select), 1 AS rank FROM \(source.from) JOIN Activity ON Activity.trip_id = Trip.id WHERE ")
                 + source.condition + SQLPart(" AND ") + contains("Trip", longest)
-                + SQLPart(" AND NOT ") + contains("Activity", longest) + SQLPart(" AND ") + anyOwn + SQLPart(" AND ") + eachElsewhere
+                + SQLPart(" AND NOT ") + contains("Activity", longest) + SQLPart(" AND ") + anyOwn + SQLPart(" AND ") + eachAnywhere
         }
         return own + viaTrip
     }
