@@ -15,17 +15,18 @@ enum SearchCandidates {
         }
     }
 
-    /// With a word of three characters or more, one lookup in `ActivityAndTripSearch` asks for
-    /// trigrams of several words wherever each is. With two-character words only, every match
-    /// has the first longest one in its own name (the first branches) or else in its trip's (the
-    /// last ones, for two words or more), found through the name indexes.
+    /// Several words, one of three characters or more: one lookup in `ActivityAndTripSearch`
+    /// asks for trigrams of several words wherever each is. Otherwise every match has the (first)
+    /// longest word in its own name (the first branches: one word is looked for in the names
+    /// alone, which its trip's names would only add candidates to) or else, for two-character
+    /// words only, in its trip's (the last ones).
     static func activityBranches(_ terms: SearchTerms, on connection: Connection) throws -> [SQLPart] {
         guard let longest = terms.longestWord else { return [] }
         let select = "SELECT Activity.id AS id, Activity.name_folded AS name_folded, Activity.name AS name"
         let rank = SQLPart("NOT (") + all(terms.words.map { contains("Activity", $0) }) + SQLPart(") AS rank")
         let eachAnywhere = all(terms.words.map { contains("Activity", $0) + SQLPart(" OR ") + contains("Trip", $0) })
         let anyOwn = SQLPart("(") + terms.words.map { contains("Activity", $0) }.joined(separator: " OR ") + SQLPart(")")
-        if let query = NameIndex.trigramQuery(for: terms.words) {
+        if terms.words.count > 1, let query = NameIndex.trigramQuery(for: terms.words) {
             return [SQLPart("\(select), ") + rank + SQLPart("""
                  FROM ActivityAndTripSearch JOIN Activity ON Activity.id = ActivityAndTripSearch.rowid
                 JOIN Trip ON Trip.id = Activity.trip_id WHERE ActivityAndTripSearch MATCH ? AND
