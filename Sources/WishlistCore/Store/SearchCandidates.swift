@@ -56,7 +56,7 @@ enum SearchCandidates {
 }
 
 /// A table's folded names as search finds them: the FTS5 trigram index (`TripSearch`), its
-/// vocabulary, and the index on each name's last two characters (`Schema.shortWords`).
+/// vocabulary, and the index on each name's last two characters (`Schema.searchWords`).
 struct NameIndex {
     let table: String
     let searchTable: String
