@@ -54,7 +54,8 @@ struct APIRoutes {
                                            activities: Self.positions(request, "activity", defaultLimit: 100))
         return SearchJSON(query: query.text, trips: results.trips.map(TripJSON.init),
                           activities: results.activities.map(ActivityJSON.init),
-                          tripTotal: MatchTotalJSON(results.tripTotal), activityTotal: MatchTotalJSON(results.activityTotal))
+                          tripTotal: MatchTotalJSON(results.tripTotal), activityTotal: MatchTotalJSON(results.activityTotal),
+                          needsLongerWord: results.needsLongerWord)
     }
 
     /// The positions `<name>Offset` and `<name>Limit` ask for; the offset is bounded so that
@@ -176,6 +177,8 @@ struct SearchJSON: Encodable {
     let activities: [ActivityJSON]
     let tripTotal: MatchTotalJSON
     let activityTotal: MatchTotalJSON
+    /// Only words of one letter were given: nothing was searched.
+    let needsLongerWord: Bool
 }
 
 /// How many match in all: `count` is exact unless `isAtLeast` ("200 or more"); `hasMore` says

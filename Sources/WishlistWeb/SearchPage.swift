@@ -3,8 +3,9 @@ import HTTPServer
 import Mustache
 import WishlistCore
 
-/// The Search tab (`/search?q=`): trips and activities by name, ignoring case and accents, a
-/// page of each with "Show more" links (`&trips=2` shows the first two pages of trips).
+/// The Search tab (`/search?q=`): trips and activities containing every word typed, ignoring
+/// case and accents (`SearchTerms`), a page of each with "Show more" links (`&trips=2` shows
+/// the first two pages of trips).
 struct SearchPage {
     let app: WishlistApp
 
@@ -56,6 +57,7 @@ struct SearchResultsView: FragmentView {
         return object([
             "query": .string(text),
             "isRecent": .bool(results.isRecent),
+            "needsLongerWord": .bool(results.needsLongerWord),
             "hasResults": .bool(!results.trips.isEmpty || !results.activities.isEmpty),
             "hasTrips": .bool(!results.trips.isEmpty),
             "hasActivities": .bool(!results.activities.isEmpty),

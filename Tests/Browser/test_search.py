@@ -84,8 +84,8 @@ def test_show_more_grows_the_list_in_place_and_a_new_search_starts_over(atoll_se
     assert not browser.find_elements(By.CSS_SELECTOR, "a[data-show-more]")
 
     field = browser.find_element(By.ID, "search-field")
-    field.send_keys(" 1")  # "atoll 1": Blue Atoll 1 and 10–19, Swim the atoll 1 and 10–19
-    wait_until(browser, lambda d: shown(d) == [11, 11, ["11", "11"]])
+    field.send_keys(" 1")  # "atoll" and "1": Blue Atoll 1, 10–19, 21, 31, 41; Swim the atoll 1, 10–19, 21
+    wait_until(browser, lambda d: shown(d) == [14, 12, ["14", "12"]])
     assert browser.current_url == atoll_server.url + "/search?q=atoll%201"
     assert browser.execute_script("return window.__notReloaded === true")
 

@@ -39,6 +39,7 @@ import Testing
         #expect(try target.store.upcomingGoals().map(\.completedCount) == source.store.upcomingGoals().map(\.completedCount))
         #expect(try target.store.activitySortOrder() == .completed)
         #expect(try target.store.search("cafe").trips.map(\.subtitle) == ["Lisbon, \"slowly\""])
+        #expect(try target.store.search("crawl nata").activities.map(\.activity.name) == ["Pastéis de nata"]) // the index rebuilt after the load
 
         // The rules keep working after the bulk load.
         let importedTrip = try #require(try target.store.search("cafe").trips.first)

@@ -13,6 +13,14 @@ import Testing
         #expect(marked("Lisbon", "porto") == "Lisbon")
     }
 
+    @Test func marksEachWordOfTheQuery() {
+        #expect(marked("Café Crawl in Zürich", "zurich CAFE") == "[Café] Crawl in [Zürich]")
+        #expect(marked("Snorkel through the lava tubes", "kona snorkel") == "[Snorkel] through the lava tubes")
+        #expect(marked("Point Reyes", "t r") == "Poin[t] [R]eyes")
+        #expect(marked("Zürich", "zur rich") == "[Zürich]") // overlapping words mark their union
+        #expect(marked("Crawl in, crawl out", "\"crawl in\"") == "[Crawl in], crawl out")
+    }
+
     /// ASCII names take a byte-wise path; the rest go character by character. Both must agree.
     @Test func asciiAndAccentedNamesAreMarkedAlike() {
         #expect(marked("Kyoto bike tour, KYOTO again", "kyoto") == "[Kyoto] bike tour, [KYOTO] again")
@@ -21,8 +29,8 @@ import Testing
         #expect(marked("Kraków, krakow", "ó") == "Krak[ó]w, krak[o]w")
         #expect(marked("Crème brûlée", "brulee") == "Crème [brûlée]")
         #expect(marked("aaaaa", "aa") == "[aaaa]a")
-        #expect(marked("Point Reyes", "t r") == "Poin[t R]eyes")
-        #expect(marked("Tom & \"Jerry\" <b>", "\"jerry\" <") == "Tom & [\"Jerry\" <]b>")
+        #expect(marked("Point Reyes", "\"t r\"") == "Poin[t R]eyes")
+        #expect(marked("Tom & \"Jerry\" <b>", "jerry\" <") == "Tom & \"[Jerry\"] [<]b>")
         #expect(marked("Lisbon", "") == "Lisbon")
         #expect(Highlighter(query: "a").segments(of: "").isEmpty)
     }

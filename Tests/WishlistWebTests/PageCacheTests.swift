@@ -50,7 +50,7 @@ import TestSupport
         let added = try client.post("/trips/1/activities", form: [("name", "Cached no more")], token: token)
         #expect(added.status == 303)
         #expect(try client.get("/trips/1", headers: cookie).text.contains("Cached no more"))
-        #expect(try client.get("/search?q=cached+no+more", headers: cookie).text.contains("Cached no more"))
+        #expect(try client.get("/search?q=%22cached+no+more%22", headers: cookie).text.contains("<mark>Cached no more</mark>"))
         #expect(try client.get("/api/trips/1").text.contains("Cached no more"))
     }
 

@@ -77,7 +77,7 @@ import TestSupport
         #expect(allTrips.counts == ["45", "25"] && allTrips.moreLinks.isEmpty)
     }
 
-    @Test func shortSearchesAreCountedAsFarAsShownAndPagingStopsAtTheLastPage() throws {
+    @Test func twoLetterSearchesAreCountedUpToThePoolAndPagingStopsAtTheLastPage() throws {
         let server = try AppHarness()
         defer { server.stop() }
         let count = SearchPage.pageSize * SearchPage.maxPages + 5
@@ -89,12 +89,12 @@ import TestSupport
             }
         }
         let first = try Self.screen("/search?q=QI", server)
-        #expect(first.counts == ["20+"] && first.moreLinks == ["/search?q=QI&activities=2#activity-result-21"])
+        #expect(first.counts == ["20 of \(SearchResults.matchPool)+"] && first.moreLinks == ["/search?q=QI&activities=2#activity-result-21"])
         let last = try Self.screen("/search?q=qi&activities=\(SearchPage.maxPages)", server)
         #expect(last.activityCount == SearchPage.pageSize * SearchPage.maxPages)
         #expect(last.moreLinks.isEmpty)
         #expect(last.html.contains("These are the first \(SearchPage.pageSize * SearchPage.maxPages) activities by name. Add a word to narrow the search."))
-        // A longer needle counts up to the pool.
+        // Two words count the same way.
         let counted = try Self.screen("/search?q=qi+dive&activities=\(SearchPage.maxPages)", server)
         #expect(counted.counts == ["\(SearchResults.matchPool)+"])
         #expect(counted.moreLinks.isEmpty && counted.html.contains("These are the first"))
@@ -154,5 +154,24 @@ import TestSupport
             let reply = try server.client.get("/api/search?q=atoll&\(bad)")
             #expect(reply.status == 400 && reply.text.contains("must be a whole number"), "\(bad)")
         }
+    }
+
+    @Test func everyWordIsFoundAndMarkedAndSingleLettersAskForMore() throws {
+        let server = try AppHarness()
+        defer { server.stop() }
+        try server.store.addTrip(TripDraft(name: "Café Crawl in Zürich", collection: .winterRetreats))
+        let found = try Self.screen("/search?q=zurich+cafe", server)
+        #expect(found.tripCount == 1 && found.activityCount == 0)
+        #expect(found.html.contains("<mark>Café</mark> Crawl in <mark>Zürich</mark>"))
+        let kona = try Self.screen("/search?q=kona+snorkel", server)
+        #expect((kona.tripCount, kona.activityCount) == (0, 2))
+
+        let letters = try Self.screen("/search?q=a+b", server)
+        #expect(letters.status == 200 && letters.html.contains("Type a word of two letters or more"))
+        #expect(!letters.html.contains("No results for"))
+        let json: [String: Any] = try server.client.get("/api/search?q=a").json()
+        #expect(json["needsLongerWord"] as? Bool == true && (json["trips"] as? [Any])?.isEmpty == true)
+        let words: [String: Any] = try server.client.get("/api/search?q=cafe+zurich").json()
+        #expect(words["needsLongerWord"] as? Bool == false && (words["trips"] as? [Any])?.count == 1)
     }
 }

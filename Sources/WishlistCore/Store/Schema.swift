@@ -12,7 +12,8 @@ import Persistence
 ///   rescan), `Goal.is_achieved` is generated from it, and `date_achieved` is set when a goal
 ///   crosses its target upward and cleared when it falls back;
 /// - the FTS5 trigram tables `TripSearch` / `ActivitySearch` index the accent-folded names
-///   (`name_folded`, written by the Swift code since SQLite cannot fold accents).
+///   (`name_folded`, written by the Swift code since SQLite cannot fold accents), and
+///   `ActivityAndTripSearch` each activity's name beside its trip's (`Schema.searchWords`).
 enum Schema {
     static let migrations = [
         Migration(version: 1, name: "trips, activities, goals, preferences, search") { connection in
@@ -24,6 +25,7 @@ enum Schema {
             try connection.execute(photoColumns)
         },
         collectionRows,
+        searchWords,
     ]
 
     /// Photos (see `PhotoLibrary`). The sizes and the content version live on the trip row so
@@ -241,6 +243,8 @@ extension Schema {
             INSERT INTO TripSearch(rowid, name_folded) SELECT id, name_folded FROM Trip ORDER BY id;
             INSERT INTO ActivitySearch(ActivitySearch) VALUES ('delete-all');
             INSERT INTO ActivitySearch(rowid, name_folded) SELECT id, name_folded FROM Activity ORDER BY id;
+            INSERT INTO ActivityAndTripSearch(ActivityAndTripSearch) VALUES ('delete-all');
+            \(activityAndTripIndexing)
             """)
     }
 }
