@@ -76,6 +76,9 @@ wrk_latency() {
         END {printf "%s %.2f %.2f\n", rps, ms(p50), ms(p99)}'
 }
 
+# divide A B: A / B to two decimals, for ratios.
+divide() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+
 median() {
     sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'
 }
