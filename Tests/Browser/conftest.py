@@ -54,7 +54,13 @@ class WishlistServer:
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log.read_text()}")
+                log = self.log.read_text()
+                # free_port() closes the port it found; another program may take it before the
+                # server binds it. Only a first start may move to another port.
+                if "is already in use" in log and not self.data_dir.exists():
+                    self.port = free_port()
+                    return self.start()
+                raise RuntimeError(f"server exited: {log}")
             try:
                 urllib.request.urlopen(self.url + self.ready_path, timeout=1).read()
                 return
