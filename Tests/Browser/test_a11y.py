@@ -57,9 +57,10 @@ def save_screenshots(driver, name, theme):
     for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
         driver.set_window_size(*size)
         driver.execute_script("window.scrollTo(0, 0)")
-        path = DOCS / f"{name}-{label}-{theme}.png"
-        driver.save_screenshot(str(path))
-        subprocess.run(["vips", "copy", str(path), f"{path}[palette,Q=80,compression=9,strip]"], check=True)
+        raw, path = DOCS / f"{name}.raw.png", DOCS / f"{name}-{label}-{theme}.png"
+        driver.save_screenshot(str(raw))
+        subprocess.run(["vips", "copy", str(raw), f"{path}[palette,Q=80,compression=9,strip]"], check=True)
+        raw.unlink()
 
 
 def scan(driver, pages, theme):
