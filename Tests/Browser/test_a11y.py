@@ -33,7 +33,7 @@ def screens(driver, server):
         ("wishlist", server.url + "/"),
         ("collection", server.url + "/collections/summerVibes"),
         ("trip", trip),
-        ("trip-edit", trip + "?edit=1"),
+        ("trip-edit", trip + "?edit=1#activity-list"),
         ("new-trip", server.url + "/trips/new"),
         ("goals", server.url + "/goals"),
         ("search", server.url + "/search?q=hike"),
@@ -56,7 +56,8 @@ def save_screenshots(driver, name, theme):
     DOCS.mkdir(parents=True, exist_ok=True)
     for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
         driver.set_window_size(*size)
-        driver.execute_script("window.scrollTo(0, 0)")
+        # The screen as a person lands on it: at the top, or at the #anchor its address names.
+        driver.execute_script("location.hash ? document.querySelector(location.hash).scrollIntoView() : scrollTo(0, 0)")
         raw, path = DOCS / f"{name}.raw.png", DOCS / f"{name}-{label}-{theme}.png"
         driver.save_screenshot(str(raw))
         subprocess.run(["vips", "copy", str(raw), f"{path}[palette,Q=80,compression=9,strip]"], check=True)
