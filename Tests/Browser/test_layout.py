@@ -167,14 +167,29 @@ def test_phone_edit_mode_gives_the_name_room(server, browser):
     assert browser.execute_script(OVERFLOWING) == []
 
 
+# WCAG contrast of two computed colours, over the page's background where one is translucent.
+CONTRAST = """
+const channels = (color) => color.match(/[\\d.]+/g).map(Number);
+const luminance = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+  .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+const ratio = (a, b) => { const [x, y] = [luminance(channels(a)), luminance(channels(b))].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+const field = document.querySelector("#search-field");
+const page = getComputedStyle(document.body).backgroundColor;
+const style = getComputedStyle(field);
+return {border: Math.min(ratio(style.borderTopColor, style.backgroundColor), ratio(style.borderTopColor, page)),
+        placeholder: ratio(getComputedStyle(field, "::placeholder").color, style.backgroundColor)};
+"""
+
+
 @pytest.mark.parametrize("scheme, background, text", [
     ("dark", "rgb(11, 11, 16)", "rgb(244, 244, 247)"),
     ("light", "rgb(242, 242, 247)", "rgb(17, 17, 24)"),
 ])
-def test_the_theme_follows_prefers_color_scheme(server, browser, scheme, background, text):
+def test_the_theme_follows_prefers_color_scheme_and_fields_have_contrast(server, browser, scheme, background, text):
     set_theme(browser, scheme)
-    browser.get(server.url + "/goals")
+    browser.get(server.url + "/search")
     style = browser.execute_script("const s = getComputedStyle(document.body); return [s.backgroundColor, s.color]")
     assert style == [background, text]
-    border = browser.execute_script("return getComputedStyle(document.querySelector('input, select') || document.body).borderColor")
-    assert border
+    contrast = browser.execute_script(CONTRAST)
+    assert contrast["border"] >= 3, "a field's border against the field and the page (WCAG 1.4.11)"
+    assert contrast["placeholder"] >= 4.5, "placeholder text (WCAG 1.4.3)"
