@@ -44,7 +44,9 @@ struct CarouselView: FragmentView {
         object([
             "hasRecent": .bool(!trips.isEmpty),
             "recent": .array(trips.enumerated().map { index, trip in
-                TripCardView(trip: trip, extra: ["position": .int(index + 1), "count": .int(trips.count)]).mustacheValue
+                TripCardView(trip: trip, extra: [
+                    "index": .int(index), "position": .int(index + 1), "count": .int(trips.count), "isFirst": .bool(index == 0),
+                ]).mustacheValue
             }),
         ])
     }
@@ -72,8 +74,23 @@ struct CollectionRowView: FragmentView {
             "hasTrips": .bool(!row.trips.isEmpty),
             "tripCount": .int(row.tripCount),
             "hasMore": .bool(row.hasMore),
+            "cardStyle": .string(CardStyle(row.collection).rawValue),
         ]
         if let summary = row.collection.summary { fields["summary"] = .string(summary) }
         return object(fields)
+    }
+}
+
+/// How a collection's row draws its cards, as in the design this app mirrors: Summer Vibes wide,
+/// Fall Getaways in portrait, the others square. A class name in `partials/collection-row`.
+enum CardStyle: String {
+    case standard, expanded, compact
+
+    init(_ collection: TripCollection) {
+        switch collection {
+        case .summerVibes: self = .expanded
+        case .fallGetaways: self = .compact
+        case .springEscapes, .winterRetreats: self = .standard
+        }
     }
 }

@@ -28,6 +28,18 @@ import Testing
         #expect(ground.reduce(0, +) < [Self.dusk.red, Self.dusk.green, Self.dusk.blue].map(Int.init).reduce(0, +))
     }
 
+    @Test func everyLandscapeIsAPictureOfItsOwnAndTheSameEachTime() throws {
+        let colors = [Self.sky, Self.dusk, RGBColor(red: 60, green: 120, blue: 70)]
+        let pictures = try Landscape.allCases.map { landscape in
+            let picture = try ImageGenerator.gradientJPEG(width: 160, height: 100, colors: colors, landscape: landscape, seed: 7)
+            #expect(try ImageGenerator.gradientJPEG(width: 160, height: 100, colors: colors, landscape: landscape, seed: 7) == picture)
+            return try decode(picture)
+        }
+        // Compared by what they show, not by their bytes: the middle row differs from scene to scene.
+        let middles = try pictures.map { image in try stride(from: 4, to: 160, by: 16).map { try image.pixel(x: $0, y: 60) } }
+        #expect(Set(middles).count == Landscape.allCases.count)
+    }
+
     @Test(arguments: [[RGBColor](), [sky], [sky, dusk, sky, dusk]])
     func paletteNeedsTwoOrThreeColours(colors: [RGBColor]) {
         #expect(throws: ImagingError.self) {

@@ -17,6 +17,11 @@ import TestSupport
         #expect(try test.store.upcomingGoals().allSatisfy { $0.dateAchieved == nil && !$0.isAchieved })
     }
 
+    /// Not one picture in twelve colours: each sample trip shows a place of its own kind.
+    @Test func everySampleTripHasALandscapeOfItsOwn() {
+        #expect(Set(SampleTrips.all.map(\.landscape)).count == SampleTrips.all.count)
+    }
+
     /// So pages over the seed can be compared byte for byte.
     @Test func theSeedIsDatedByTheStoresClock() throws {
         let clock = ManualClock()

@@ -3,7 +3,7 @@ import Foundation
 import Imaging
 import Synchronization
 
-/// Generated photos for the sample trips: a landscape in each trip's colours, made once per
+/// Generated photos for the sample trips: each trip's landscape in its colours, made once per
 /// process (the pictures never change, and tests open many fresh stores).
 enum SamplePhotos {
     /// Modest, so the first start stays quick (drawing time: Benchmarks/README.md).
@@ -34,7 +34,8 @@ enum SamplePhotos {
 
     /// Draws the picture and thumbnails it through the same checks as an upload.
     private static func render(_ trip: SampleTrip, seed: Int, with library: PhotoLibrary) throws -> PreparedPhoto {
-        let jpeg = try ImageGenerator.gradientJPEG(width: size.width, height: size.height, colors: trip.colors, seed: seed)
+        let jpeg = try ImageGenerator.gradientJPEG(
+            width: size.width, height: size.height, colors: trip.colors, landscape: trip.landscape, seed: seed)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("sample-photo-\(UUID().uuidString).jpg")
         try Data(jpeg).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
