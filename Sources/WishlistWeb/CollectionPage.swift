@@ -15,8 +15,8 @@ struct CollectionPage {
             throw HTTPError(.notFound, "There is no such collection. The four are Spring Escapes, Summer Vibes, Fall Getaways and Winter Retreats.")
         }
         let listing = CollectionListingFragment(collection: collection, pageNumber: Int(request.query["page"] ?? "") ?? 1)
-        let html = try app.store.read { try listing.html(in: $0, pages: app.pages) } ?? ""
-        var context: [String: MustacheValue] = ["title": .string(collection.title), "listing": .string(html)]
+        let view = try app.store.read { try listing.view(in: $0) } ?? .null
+        var context: [String: MustacheValue] = ["title": .string(collection.title), "listing": view]
         if let summary = collection.summary { context["summary"] = .string(summary) }
         return try app.pages.render("collection", for: request, tab: .wishlist, context)
     }

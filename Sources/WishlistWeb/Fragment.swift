@@ -3,8 +3,10 @@ import WishlistCore
 
 /// A part of a screen: shown in its page, sent to open pages when it changes (see `LiveTopic`),
 /// and the source of the JSON API's answer where there is one. One query fetches everything
-/// it shows; one view struct is all its partial reads. Pages and live updates render it through
-/// the same `PageRenderer.html(_:)`, so both send the same bytes for the same data.
+/// it shows; one view struct is all its partial reads. A page renders the partial with the view
+/// in the same pass as the page itself (`{{#carousel}}{{>partials/carousel}}{{/carousel}}`), a
+/// live update renders it alone (`PageRenderer.liveHTML`): the same bytes for the same data, but
+/// for the viewer's CSRF token (FragmentTests).
 protocol Fragment: Sendable {
     associatedtype Value: Equatable & Sendable
     associatedtype View: FragmentView
@@ -30,8 +32,8 @@ extension FragmentView {
 }
 
 extension Fragment {
-    /// The fragment as a page shows it, read from `snapshot`; nil when its record is gone.
-    func html(in snapshot: WishlistSnapshot, pages: PageRenderer) throws -> String? {
-        try view(snapshot.fetch(query)).map(pages.html)
+    /// The fragment's view for its page's template, read from `snapshot`; nil when its record is gone.
+    func view(in snapshot: WishlistSnapshot) throws -> MustacheValue? {
+        try view(snapshot.fetch(query))?.mustacheValue
     }
 }

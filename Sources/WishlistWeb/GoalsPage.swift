@@ -14,11 +14,11 @@ struct GoalsPage {
 
     func render(_ request: Request) throws -> SharedResponse {
         let (fragments, live) = try app.store.read { snapshot in
-            (try Self.topics.map { try $0.fragment.html(in: snapshot, pages: app.pages) ?? "" },
+            (try Self.topics.map { try $0.fragment.view(in: snapshot) ?? .null },
              LiveSubscription(topics: Self.topics, since: try snapshot.historyToken()))
         }
         return try app.pages.render("goals", for: request, tab: .goals, live: live,
-                                    ["achieved": .string(fragments[0]), "upcoming": .string(fragments[1])])
+                                    ["achieved": fragments[0], "upcoming": fragments[1]])
     }
 }
 

@@ -80,20 +80,14 @@ struct PageRenderer: Sendable {
         return request.cookies[sessionCookieName] != nil
     }
 
-    /// A fragment as its page shows it: forms inside carry the token's placeholder, which
-    /// `SharedResponse` fills with each viewer's token.
-    func html<View: FragmentView>(_ view: View) throws -> String {
-        guard case .object(var fields) = view.mustacheValue else {
-            preconditionFailure("\(View.self) must render as an object")
-        }
-        fields["csrfToken"] = .string(tokenPlaceholder)
-        return try templates.render(View.partial, .object(fields))
-    }
-
     /// A fragment as live updates send it, the same bytes for every viewer: its forms' tokens are
     /// left empty, and the page's script fills them in.
     func liveHTML<View: FragmentView>(_ view: View) throws -> String {
-        try html(view).replacingOccurrences(of: tokenPlaceholder, with: "")
+        guard case .object(var fields) = view.mustacheValue else {
+            preconditionFailure("\(View.self) must render as an object")
+        }
+        fields["csrfToken"] = ""
+        return try templates.render(View.partial, .object(fields))
     }
 
     func errorPage(status: HTTPStatus, message: String, request: Request?) -> Response {

@@ -24,8 +24,8 @@ struct SearchPage {
         let query = try SearchQuery(request.query["q"])
         let results = SearchResultsFragment(text: query.text,
                                             shown: ShownPages(trips: request.query["trips"], activities: request.query["activities"]))
-        let html = try app.store.read { try results.html(in: $0, pages: app.pages) } ?? ""
-        return try app.pages.render("search", for: request, tab: .search, ["query": .string(query.text), "results": .string(html)])
+        let view = try app.store.read { try results.view(in: $0) } ?? .null
+        return try app.pages.render("search", for: request, tab: .search, ["query": .string(query.text), "results": view])
     }
 }
 

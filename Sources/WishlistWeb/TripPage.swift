@@ -40,8 +40,8 @@ struct TripPage {
         }
         var context: [String: MustacheValue] = [
             "trip": ["id": .int(Int(trip.id)), "name": .string(trip.name)],
-            "header": .string(try app.pages.html(headerView)),
-            "list": .string(try app.pages.html(listView)),
+            "header": headerView.mustacheValue,
+            "list": listView.mustacheValue,
             "editing": .bool(editing),
         ]
         if editing {

@@ -15,12 +15,12 @@ struct WishlistPage {
 
     func render(_ request: Request) throws -> SharedResponse {
         let (fragments, live) = try app.store.read { snapshot in
-            (try Self.topics.map { try $0.fragment.html(in: snapshot, pages: app.pages) ?? "" },
+            (try Self.topics.map { try $0.fragment.view(in: snapshot) ?? .null },
              LiveSubscription(topics: Self.topics, since: try snapshot.historyToken()))
         }
         let context: [String: MustacheValue] = [
-            "carousel": .string(fragments[0]),
-            "collections": .array(fragments.dropFirst().map(MustacheValue.string)),
+            "carousel": fragments[0],
+            "collections": .array(Array(fragments.dropFirst())),
             "newTrip": .object(NewTripPage.formContext(TripForm.empty, formID: "new-trip", cancelURL: "/",
                                                        maxPhotoBytes: app.configuration.maxPhotoBytes)),
         ]
