@@ -15,11 +15,8 @@ struct NewTripPage {
 
     func create(_ request: Request) throws -> Response {
         var form = TripForm(form: request.form)
-        do {
-            _ = try app.store.addTrip(form.draft, photoAt: PhotoRoutes.uploadedPhotoPath(request))
-        } catch let error as ValidationError {
-            form.record(error)
-            return try render(form, for: request, status: .unprocessableContent)
+        if let status = try form.save({ _ = try app.store.addTrip($0, photoAt: PhotoRoutes.uploadedPhotoPath(request)) }) {
+            return try render(form, for: request, status: status)
         }
         // The new trip is now first in the carousel.
         return .redirect(to: "/")

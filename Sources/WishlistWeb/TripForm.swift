@@ -9,6 +9,8 @@ struct TripForm {
     var subtitle = ""
     var collection = TripCollection.winterRetreats.rawValue
     var errors: [String: String] = [:]
+    /// What stopped the whole form (a full disk), shown above it.
+    var problem: String?
 
     static let empty = TripForm()
 
@@ -35,6 +37,22 @@ struct TripForm {
         errors[error.field] = error.message
     }
 
+    /// Runs `body`, which saves the form's draft; a refusal lands in the form (beside its field, or above
+    /// it when the server failed, as on a full disk) so the page shows it with what was typed.
+    /// Returns the status to answer with, nil once saved.
+    mutating func save(_ body: (TripDraft) throws -> Void) throws -> HTTPStatus? {
+        do {
+            try body(draft)
+            return nil
+        } catch let error as ValidationError {
+            record(error)
+            return .unprocessableContent
+        } catch let error as any HTTPResponseError where error.status.code >= 500 {
+            problem = error.message
+            return error.status
+        }
+    }
+
     func context(formID: String, action: String, heading: String, submitLabel: String,
                  cancelURL: String?, photo: PhotoFieldView) -> [String: MustacheValue] {
         var context: [String: MustacheValue] = [
@@ -49,7 +67,8 @@ struct TripForm {
             "collectionOptions": TripViews.collectionOptions(selected: collection),
         ]
         if let cancelURL { context["cancelURL"] = .string(cancelURL) }
-        if !errors.isEmpty { context["formError"] = "Please fix the highlighted fields." }
+        if let problem { context["formError"] = .string(problem) }
+        else if !errors.isEmpty { context["formError"] = "Please fix the highlighted fields." }
         context.merge(photo.context) { $1 }
         return context
     }

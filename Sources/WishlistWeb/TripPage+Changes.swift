@@ -18,17 +18,43 @@ extension TripPage {
 
     // MARK: Changing the trip
 
+    /// Saves the trip's fields and the activity names typed beside them: the rename fields belong
+    /// to this form, so Done, which submits it, drops nothing. Answered with the page named by
+    /// `return` (Done: the trip out of edit mode), else edit mode again.
     func update(_ request: Request) throws -> Response {
         let trip = try trip(request)
         var form = TripForm(form: request.form)
-        do {
-            try app.store.updateTrip(id: trip.id, draft: form.draft, photoAt: PhotoRoutes.uploadedPhotoPath(request))
-        } catch let error as ValidationError {
-            form.record(error)
-            return try render(request, form: form, status: .unprocessableContent).response(for: request)
+        var rename: RenameProblem?
+        let refusal = try form.save { draft in
+            // Renames first: one refused stops the save, so the trip's typed fields stay in the form.
+            rename = try renameActivities(of: trip, request.form)
+            if rename == nil {
+                try app.store.updateTrip(id: trip.id, draft: draft, photoAt: PhotoRoutes.uploadedPhotoPath(request))
+            }
         }
-        return .redirect(to: "/trips/\(trip.id)?edit=1")
+        if let status = refusal ?? rename.map({ _ in .unprocessableContent }) {
+            return try render(request, form: form, rename: rename, status: status).response(for: request)
+        }
+        return .redirect(to: localRedirectPath(request.form["return"]) ?? "/trips/\(trip.id)?edit=1")
     }
+
+    /// Renames each of the trip's activities whose field (`activity-name-<id>`) holds another
+    /// name; the first name refused stops there, to be shown beside its field.
+    private func renameActivities(of trip: Trip, _ fields: FormFields) throws -> RenameProblem? {
+        for (name, typed) in fields where name.hasPrefix(Self.renameFieldPrefix) {
+            guard let id = Int64(name.dropFirst(Self.renameFieldPrefix.count)),
+                  let activity = try app.store.activity(id: id), activity.tripID == trip.id, activity.name != typed else { continue }
+            do {
+                try app.store.renameActivity(id: id, name: typed)
+            } catch let error as ValidationError {
+                return RenameProblem(activityID: id, typed: typed, message: error.message)
+            }
+        }
+        return nil
+    }
+
+    /// The name of an activity's rename field in the trip form (the template writes the same).
+    static let renameFieldPrefix = "activity-name-"
 
     func confirmDelete(_ request: Request) throws -> Response {
         let trip = try trip(request)

@@ -55,6 +55,8 @@ public final class WishlistApp: Sendable {
         APIRoutes(app: self).register(on: &router)
         HistoryRoutes(app: self).register(on: &router)
         live.register(on: &router)
+        // Browsers ask for it whatever the page links; the icon is an SVG among the static files.
+        router.get("/favicon.ico") { _ in .redirect(to: "/static/images/favicon.svg") }
         return router
     }
 

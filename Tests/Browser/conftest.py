@@ -84,8 +84,10 @@ def server(tmp_path):
     server.stop()
 
 
-def make_driver(size=DESKTOP):
+def make_driver(size=DESKTOP, javascript=True):
     options = webdriver.ChromeOptions()
+    if not javascript:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
     options.binary_location = "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                      f"--window-size={size[0]},{size[1]}", "--force-prefers-reduced-motion"):
