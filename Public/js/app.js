@@ -43,6 +43,11 @@ function replaceElement(fresh) {
   const caret = focused && typeof focused.selectionStart === "number" ? [focused.selectionStart, focused.selectionEnd] : null;
   const typed = new Map([...current.querySelectorAll("input, select, textarea")]
     .filter(isEdited).map((el) => [controlKey(el), el.type === "file" ? el.files : el.value]));
+  // A live region stays in place, so what it now says is announced.
+  if (current.getAttribute("role") === "status") {
+    current.replaceChildren(...fresh.childNodes);
+    return current;
+  }
   const scrollers = [...current.querySelectorAll(".card-row, .carousel-track")].map((el) => el.scrollLeft);
   fillCSRF(fresh);
   current.replaceWith(fresh);
@@ -73,8 +78,15 @@ function parseFragment(html) {
   return template.content.firstElementChild;
 }
 
-// The fragments an in-place action on the trip page changes, besides the form it sent.
-const actionFragments = ["trip-header", "activity-list"];
+// The fragments an in-place action on the trip page changes, besides the form it sent
+// (the notice says which badge a check-off earned).
+const actionFragments = ["trip-header", "activity-list", "trip-notice"];
+
+// Whether `url` shows what this page shows: the same path, in or out of edit mode alike
+// (a note such as `?earned=` changes what is announced, not the view).
+function showsThisPage(url) {
+  return url.pathname === location.pathname && url.searchParams.get("edit") === new URL(location.href).searchParams.get("edit");
+}
 
 // What the server answered an in-place action (`form` sent it) does to the page. A save is
 // answered with a redirect (followed: `url` is where it led). Sent back here, the fresh fragments
@@ -83,8 +95,7 @@ const actionFragments = ["trip-header", "activity-list"];
 function showAnswer({ status, url, html }, form) {
   const page = new DOMParser().parseFromString(html, "text/html");
   const there = new URL(url, location.href);
-  const samePage = there.pathname + there.search === location.pathname + location.search;
-  if (status < 300 && !(samePage && actionFragments.some((id) => document.getElementById(id)))) {
+  if (status < 300 && !(showsThisPage(there) && actionFragments.some((id) => document.getElementById(id)))) {
     window.location.assign(there.href);
     return;
   }

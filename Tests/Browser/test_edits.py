@@ -187,3 +187,13 @@ def test_a_stale_check_off_without_javascript_links_back_to_the_trip(server, scr
 
 def activity_names_in_edit_mode(driver):
     return [e.get_attribute("value") for e in driver.find_elements(By.CSS_SELECTOR, "input[data-rename-url]")]
+
+
+def test_a_badge_earned_by_a_check_off_is_said_on_the_trip_page(server, browser):
+    open_trip(browser, server, "Surf Steamer Lane")
+    mark_page(browser)
+    browser.find_element(By.CSS_SELECTOR, "#activity-list button.check[aria-label='Surf at Pleasure Point']").click()
+    wait_until(browser, lambda d: "You earned the “10 Activities” badge." in d.find_element(By.ID, "trip-notice").text)
+    assert browser.find_element(By.ID, "trip-notice").get_attribute("role") == "status"
+    assert browser.execute_script("return window.__notReloaded === true")
+    screenshot(browser, "badge-earned")
