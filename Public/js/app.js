@@ -2,7 +2,8 @@
 // with it, forms update in place, dialogs replace confirmation pages, search runs
 // as you type, and pages subscribed to live topics stay current over SSE.
 // Every handler is delegated from the document, so a fragment swapped in behaves
-// exactly like a freshly loaded page; photo-field.js adds the photo picker.
+// exactly like a freshly loaded page; photo-field.js adds the photo picker, search.js search
+// as you type.
 "use strict";
 
 document.documentElement.classList.add("scripted");
@@ -34,15 +35,16 @@ function isEdited(el) {
 }
 
 // Replaces the element with the same id as `fresh`, keeping focus, scroll and whatever was typed
-// into its fields and not saved yet (caret and all).
-function replaceElement(fresh) {
+// into its fields and not saved yet (caret and all); with `keepFiles` (the form came back
+// refused), the photos chosen too.
+function replaceElement(fresh, { keepFiles = false } = {}) {
   const current = document.getElementById(fresh.id);
   if (!current) return null;
   const focused = current.contains(document.activeElement) ? document.activeElement : null;
   const focusedKey = focused && controlKey(focused);
   const caret = focused && typeof focused.selectionStart === "number" ? [focused.selectionStart, focused.selectionEnd] : null;
   const typed = new Map([...current.querySelectorAll("input, select, textarea")]
-    .filter(isEdited).map((el) => [controlKey(el), el.type === "file" ? el.files : el.value]));
+    .filter((el) => isEdited(el) && (keepFiles || el.type !== "file")).map((el) => [controlKey(el), el.type === "file" ? el.files : el.value]));
   // A live region stays in place, so what it now says is announced.
   if (current.getAttribute("role") === "status") {
     current.replaceChildren(...fresh.childNodes);
@@ -101,7 +103,7 @@ function showAnswer({ status, url, html }, form) {
   }
   const ids = [...actionFragments, form?.id].filter((id) => id && document.getElementById(id) && page.getElementById(id));
   if (status < 300 || (status === 422 && ids.length)) {
-    for (const id of ids) replaceElement(document.adoptNode(page.getElementById(id)));
+    for (const id of ids) replaceElement(document.adoptNode(page.getElementById(id)), { keepFiles: status === 422 });
     if (status < 300) announce("Saved");
     else document.querySelector('[aria-invalid="true"]')?.focus();
     return;
@@ -287,47 +289,16 @@ document.addEventListener("cancel", async (event) => {
   }
 }, true);
 
-// ---------- Search as you type, and "Show more" in place ----------
-
-const searchField = document.querySelector("input[data-live-search]");
-if (searchField) {
-  let timer;
-  let latest = 0;
-  // Shows the results of `url` in place; only the latest request shows, however they return.
-  const showResults = async (url) => {
-    const ticket = ++latest;
-    const response = await fetch(url, { headers: { Accept: "text/html" } });
-    if (ticket !== latest || !response.ok) return null;
-    const page = new DOMParser().parseFromString(await response.text(), "text/html");
-    const fresh = page.getElementById("search-results");
-    if (fresh) replaceElement(document.adoptNode(fresh));
-    document.title = page.title;
-    history.replaceState(null, "", url);
-    return fresh;
-  };
-  searchField.addEventListener("input", () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => showResults(`/search?q=${encodeURIComponent(searchField.value)}`), 180);
-  });
-  // The link shows one more page below the ones on screen; focus goes to the first new result.
-  document.addEventListener("click", async (event) => {
-    const link = event.target.closest("a[data-show-more]");
-    if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    event.preventDefault();
-    const target = new URL(link.href);
-    if (await showResults(target.pathname + target.search)) {
-      document.getElementById(target.hash.slice(1))?.querySelector("a")?.focus();
-    }
-  });
-}
-
 // ---------- Live updates over server-sent events ----------
 
-const topics = document.body.dataset.liveTopics;
-if (topics && "EventSource" in window) {
+// Follows the page's topics; called again when the page shows other ones (search as you type).
+let liveSource = null;
+function followLive(topics, since) {
+  liveSource?.close();
+  liveSource = null;
+  if (!topics || !("EventSource" in window)) return;
   const status = document.getElementById("live-status");
-  const since = encodeURIComponent(document.body.dataset.liveSince ?? "");
-  const source = new EventSource(`/events?topics=${encodeURIComponent(topics)}&since=${since}`);
+  const source = new EventSource(`/events?topics=${encodeURIComponent(topics)}&since=${encodeURIComponent(since ?? "")}`);
   source.addEventListener("open", () => { status.hidden = true; });
   source.addEventListener("error", () => { status.hidden = false; });
   source.addEventListener("fragment", (event) => {
@@ -340,4 +311,7 @@ if (topics && "EventSource" in window) {
       }
     }
   });
+  liveSource = source;
 }
+
+followLive(document.body.dataset.liveTopics, document.body.dataset.liveSince);

@@ -15,10 +15,13 @@ struct CollectionPage {
             throw HTTPError(.notFound, "There is no such collection. The four are Spring Escapes, Summer Vibes, Fall Getaways and Winter Retreats.")
         }
         let listing = CollectionListingFragment(collection: collection, pageNumber: Int(request.query["page"] ?? "") ?? 1)
-        let html = try app.store.read { try listing.html(in: $0, pages: app.pages) } ?? ""
+        let (html, since) = try app.store.read { snapshot in
+            (try listing.html(in: snapshot, pages: app.pages) ?? "", try snapshot.historyToken())
+        }
+        let live = LiveSubscription(topics: [.collectionListing(collection, pageNumber: listing.pageNumber)], since: since)
         var context: [String: MustacheValue] = ["title": .string(collection.title), "listing": .string(html)]
         if let summary = collection.summary { context["summary"] = .string(summary) }
-        return try app.pages.render("collection", for: request, tab: .wishlist, context)
+        return try app.pages.render("collection", for: request, tab: .wishlist, live: live, context)
     }
 }
 

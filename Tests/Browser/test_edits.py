@@ -127,7 +127,10 @@ def test_after_a_photo_save_in_place_the_page_still_behaves(server, browser, tmp
     mark_page(browser)
     browser.find_element(By.CSS_SELECTOR, "input[type=file][name=photo]").send_keys(str(make_jpeg(tmp_path)))
     browser.find_element(By.CSS_SELECTOR, "#edit-trip .form-actions button[type=submit]").click()
-    wait_until(browser, lambda d: "/photo" in d.find_element(By.CSS_SELECTOR, "#trip-header img").get_attribute("src"), timeout=20)
+    # Saved and answered: the form swapped in shows the new photo's thumbnail, not the chosen file.
+    wait_until(browser, lambda d: "/thumbnail" in d.find_element(By.CSS_SELECTOR, "#edit-trip .photo-preview").get_attribute("src"),
+               timeout=20)
+    assert "/photo" in browser.find_element(By.CSS_SELECTOR, "#trip-header img").get_attribute("src")
     assert_page_still_behaves(browser, tmp_path)
 
 
@@ -197,3 +200,30 @@ def test_a_badge_earned_by_a_check_off_is_said_on_the_trip_page(server, browser)
     assert browser.find_element(By.ID, "trip-notice").get_attribute("role") == "status"
     assert browser.execute_script("return window.__notReloaded === true")
     screenshot(browser, "badge-earned")
+
+
+def add_trip(driver, server, name, collection):
+    driver.get(server.url + "/trips/new")
+    driver.find_element(By.NAME, "name").send_keys(name)
+    Select(driver.find_element(By.NAME, "collection")).select_by_visible_text(collection)
+    driver.find_element(By.CSS_SELECTOR, ".form-actions button[type=submit]").click()
+    wait_until(driver, lambda d: d.current_url.rstrip("/") == server.url)
+
+
+def test_search_results_typed_in_place_update_live(server, browser, second_browser):
+    browser.get(server.url + "/search")
+    browser.find_element(By.CSS_SELECTOR, "input[data-live-search]").send_keys("Lisbon")
+    wait_until(browser, lambda d: "q=Lisbon" in d.current_url and "search.1.1.Lisbon" in d.execute_script("return document.body.dataset.liveTopics"))
+    mark_page(browser)
+    add_trip(second_browser, server, "Lisbon Trams", "Spring Escapes")
+    wait_until(browser, lambda d: "Lisbon Trams" in d.find_element(By.ID, "search-results").text)
+    assert browser.execute_script("return window.__notReloaded === true")
+
+
+def test_show_all_collection_page_updates_live(server, browser, second_browser):
+    browser.get(server.url + "/collections/springEscapes")
+    wait_until(browser, lambda d: d.execute_script("return document.getElementById('live-status').hidden"))
+    mark_page(browser)
+    add_trip(second_browser, server, "Lisbon Trams", "Spring Escapes")
+    wait_until(browser, lambda d: "Lisbon Trams" in d.find_element(By.ID, "collection-listing").text)
+    assert browser.execute_script("return window.__notReloaded === true")
