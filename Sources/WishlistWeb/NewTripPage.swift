@@ -8,7 +8,8 @@ struct NewTripPage {
 
     func register(on router: inout Router) {
         router.get("/trips/new") { request in
-            try render(TripForm.empty, for: request, status: .ok)
+            let collection = try app.store.read { try TripForm.newTripCollection(asked: request.query["collection"], in: $0) }
+            return try render(TripForm(newIn: collection), for: request, status: .ok)
         }
         router.post("/trips") { request in try create(request) }
     }

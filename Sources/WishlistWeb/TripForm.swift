@@ -7,14 +7,24 @@ import WishlistCore
 struct TripForm {
     var name = ""
     var subtitle = ""
-    var collection = TripCollection.winterRetreats.rawValue
+    var collection = ""
     var errors: [String: String] = [:]
     /// What stopped the whole form (a full disk), shown above it.
     var problem: String?
 
-    static let empty = TripForm()
+    /// A new trip's form, in `collection`.
+    init(newIn collection: TripCollection) {
+        self.collection = collection.rawValue
+    }
 
-    init() {}
+    /// The collection a new trip goes in: the one asked for (`?collection=`, as from that
+    /// collection's page), else the one last added to, as someone planning a season adds to it
+    /// in a row; the first when there are no trips. Decided by the URL and the database only, so
+    /// the page that shows it can be kept until the next commit.
+    static func newTripCollection(asked: String?, in snapshot: WishlistSnapshot) throws -> TripCollection {
+        try asked.flatMap(TripCollection.init(rawValue:))
+            ?? snapshot.fetch(.recentTrips(limit: 1)).first?.collection ?? TripCollection.allCases[0]
+    }
 
     init(trip: Trip) {
         name = trip.name

@@ -55,6 +55,7 @@ def test_new_trip_appears_in_other_windows_carousel(server, browser, second_brow
     mark_page(watcher)
     editor.get(server.url + "/trips/new")
     editor.find_element(By.NAME, "name").send_keys("Patagonia Winds")
+    Select(editor.find_element(By.NAME, "collection")).select_by_visible_text("Winter Retreats")
     editor.find_element(By.CSS_SELECTOR, ".form-actions button[type=submit]").click()
     wait_until(watcher, lambda d: carousel_names(d)[:1] == ["Patagonia Winds"])
     wait_until(watcher, lambda d: "Patagonia Winds" in d.find_element(By.ID, "collection-winterRetreats").text)
