@@ -1,11 +1,16 @@
 // Wishlist: progressive enhancement only. Every page works without this file;
 // with it, forms update in place, dialogs replace confirmation pages, search runs
 // as you type, and pages subscribed to live topics stay current over SSE.
+// Every handler is delegated from the document, so a fragment swapped in behaves
+// exactly like a freshly loaded page; photo-field.js adds the photo picker, search.js search
+// as you type.
 "use strict";
 
 document.documentElement.classList.add("scripted");
 
 const csrfToken = document.querySelector('meta[name="csrf-token"]')?.content ?? "";
+
+// ---------- Swapping fragments: the one way the page changes in place ----------
 
 // Fragments pushed over SSE are rendered once for every viewer, so they carry no
 // CSRF token; fill it in from this page's meta tag.
@@ -15,34 +20,57 @@ function fillCSRF(root) {
   }
 }
 
-// Replace the element with the same id as `fresh`, keeping focus and scroll.
 // Names a control so its counterpart in a fresh copy can be found: by id, else by what it does
 // (check buttons have no id, but each sits in the form of its own activity).
 function controlKey(el) {
   return el.id || [el.tagName, el.getAttribute("name"), el.getAttribute("aria-label"), el.form?.getAttribute("action")].join("|");
 }
 
-function replaceElement(fresh) {
+// Whether a person changed the field from what the page was rendered with.
+function isEdited(el) {
+  if (el.type === "file") return el.files.length > 0;
+  if (el.tagName === "SELECT") return [...el.options].some((o) => o.selected !== o.defaultSelected);
+  if (["hidden", "submit", "button", "checkbox", "radio"].includes(el.type)) return false;
+  return "defaultValue" in el && el.value !== el.defaultValue;
+}
+
+// Replaces the element with the same id as `fresh`, keeping focus, scroll and whatever was typed
+// into its fields and not saved yet (caret and all); with `keepFiles` (the form came back
+// refused), the photos chosen too.
+function replaceElement(fresh, { keepFiles = false } = {}) {
   const current = document.getElementById(fresh.id);
   if (!current) return null;
   const focused = current.contains(document.activeElement) ? document.activeElement : null;
-  // Text being typed into a field that the fragment replaces is carried over, caret and all.
-  const typing = focused && typeof focused.selectionStart === "number" && focused.value !== focused.defaultValue
-    ? { value: focused.value, start: focused.selectionStart, end: focused.selectionEnd } : null;
+  const focusedKey = focused && controlKey(focused);
+  const caret = focused && typeof focused.selectionStart === "number" ? [focused.selectionStart, focused.selectionEnd] : null;
+  const typed = new Map([...current.querySelectorAll("input, select, textarea")]
+    .filter((el) => isEdited(el) && (keepFiles || el.type !== "file")).map((el) => [controlKey(el), el.type === "file" ? el.files : el.value]));
+  // A live region stays in place, so what it now says is announced.
+  if (current.getAttribute("role") === "status") {
+    current.replaceChildren(...fresh.childNodes);
+    return current;
+  }
   const scrollers = [...current.querySelectorAll(".card-row, .carousel-track")].map((el) => el.scrollLeft);
   fillCSRF(fresh);
   current.replaceWith(fresh);
   [...fresh.querySelectorAll(".card-row, .carousel-track")].forEach((el, i) => { el.scrollLeft = scrollers[i] ?? 0; });
-  if (focused) {
-    const key = controlKey(focused);
-    const match = [...fresh.querySelectorAll(focused.tagName)].find((el) => controlKey(el) === key);
-    if (match && typing) {
-      match.value = typing.value;
-      match.setSelectionRange?.(typing.start, typing.end);
+  for (const el of fresh.querySelectorAll("input, select, textarea")) {
+    const key = controlKey(el);
+    if (typed.has(key) && el.type === "file") {
+      // A photo chosen but refused with the rest of the form stays chosen, to be sent again.
+      el.files = typed.get(key);
+      el.dispatchEvent(new Event("change", { bubbles: true }));
+    } else if (typed.has(key)) {
+      el.value = typed.get(key);
     }
-    match?.focus({ preventScroll: true });
+    if (key === focusedKey) {
+      el.focus({ preventScroll: true });
+      if (caret && typed.has(key)) el.setSelectionRange?.(...caret);
+    }
   }
-  enhance(fresh);
+  if (focused && !fresh.contains(document.activeElement)) {
+    [...fresh.querySelectorAll(focused.tagName)].find((el) => controlKey(el) === focusedKey)?.focus({ preventScroll: true });
+  }
   return fresh;
 }
 
@@ -52,45 +80,100 @@ function parseFragment(html) {
   return template.content.firstElementChild;
 }
 
-// ---------- Forms that update the page in place ----------
+// The fragments an in-place action on the trip page changes, besides the form it sent
+// (the notice says which badge a check-off earned).
+const actionFragments = ["trip-header", "activity-list", "trip-notice"];
 
-async function submitInPlace(form, submitter) {
-  const body = new FormData(form, submitter);
-  const response = await fetch(form.action, { method: "POST", body, headers: { "X-CSRF-Token": csrfToken } });
-  const page = new DOMParser().parseFromString(await response.text(), "text/html");
-  if (!response.ok || !response.redirected) {
-    // Validation errors or a failure: show the page the server rendered.
-    document.documentElement.replaceWith(page.documentElement);
+// Whether `url` shows what this page shows: the same path, in or out of edit mode alike
+// (a note such as `?earned=` changes what is announced, not the view).
+function showsThisPage(url) {
+  return url.pathname === location.pathname && url.searchParams.get("edit") === new URL(location.href).searchParams.get("edit");
+}
+
+// What the server answered an in-place action (`form` sent it) does to the page. A save is
+// answered with a redirect (followed: `url` is where it led). Sent back here, the fresh fragments
+// swap in; sent elsewhere, the browser goes there; the form again with its problems (422) swaps
+// in too. Any other failure is an alert over the page, which keeps what was typed.
+function showAnswer({ status, url, html }, form) {
+  const page = new DOMParser().parseFromString(html, "text/html");
+  const there = new URL(url, location.href);
+  if (status < 300 && !(showsThisPage(there) && actionFragments.some((id) => document.getElementById(id)))) {
+    window.location.assign(there.href);
     return;
   }
-  for (const id of ["trip-header", "activity-list"]) {
-    const fresh = page.getElementById(id);
-    if (fresh) replaceElement(document.adoptNode(fresh));
+  const ids = [...actionFragments, form?.id].filter((id) => id && document.getElementById(id) && page.getElementById(id));
+  if (status < 300 || (status === 422 && ids.length)) {
+    for (const id of ids) replaceElement(document.adoptNode(page.getElementById(id)), { keepFiles: status === 422 });
+    if (status < 300) announce("Saved");
+    else document.querySelector('[aria-invalid="true"]')?.focus();
+    return;
+  }
+  alertDialog(page.querySelector("h1")?.textContent ?? "Something went wrong",
+              page.querySelector("[data-error-message]")?.textContent ?? "");
+}
+
+const unreachable = { heading: "Wishlist can’t be reached", message: "Check that Wishlist is still running, then try again. What you typed is still here." };
+
+async function post(url, body, form) {
+  try {
+    const response = await fetch(url, { method: "POST", body, headers: { "X-CSRF-Token": csrfToken } });
+    showAnswer({ status: response.status, url: response.url, html: await response.text() }, form);
+  } catch {
+    alertDialog(unreachable.heading, unreachable.message);
   }
 }
 
-// ---------- Confirmation dialogs ----------
+// A polite word for screen readers and a brief visible note ("Saved").
+function announce(text) {
+  let note = document.getElementById("save-note");
+  if (!note) {
+    note = Object.assign(document.createElement("p"), { id: "save-note", className: "save-note" });
+    note.setAttribute("role", "status");
+    document.body.append(note);
+  }
+  note.textContent = text;
+  note.classList.add("is-shown");
+  clearTimeout(announce.timer);
+  announce.timer = setTimeout(() => note.classList.remove("is-shown"), 2000);
+}
 
-function confirmDialog(message, confirmLabel) {
+// ---------- Dialogs: alerts and confirmations ----------
+
+// A modal dialog with `labels` as buttons (the last one the default action); resolves with the
+// index of the one chosen, or -1 on Escape. Focus moves in, and back where it was after.
+function dialog({ heading, message, labels, role = "alertdialog", focus = 0 }) {
   return new Promise((resolve) => {
-    const dialog = document.createElement("dialog");
-    dialog.className = "alert";
-    const text = document.createElement("p");
-    text.textContent = message;
-    const actions = document.createElement("div");
-    actions.className = "form-actions";
-    const cancel = Object.assign(document.createElement("button"), { type: "button", className: "button secondary", textContent: "Cancel" });
-    const confirm = Object.assign(document.createElement("button"), { type: "button", className: "button danger", textContent: confirmLabel });
-    actions.append(cancel, confirm);
-    dialog.append(text, actions);
-    document.body.append(dialog);
-    const close = (answer) => { dialog.close(); dialog.remove(); resolve(answer); };
-    cancel.addEventListener("click", () => close(false));
-    confirm.addEventListener("click", () => close(true));
-    dialog.addEventListener("cancel", (event) => { event.preventDefault(); close(false); });
-    dialog.showModal();
-    cancel.focus();
+    const returnTo = document.activeElement;
+    const box = Object.assign(document.createElement("dialog"), { className: "alert" });
+    box.setAttribute("role", role);
+    box.setAttribute("aria-labelledby", "alert-heading");
+    box.setAttribute("aria-describedby", "alert-message");
+    const title = Object.assign(document.createElement("h2"), { id: "alert-heading", textContent: heading });
+    const text = Object.assign(document.createElement("p"), { id: "alert-message", textContent: message });
+    const actions = Object.assign(document.createElement("div"), { className: "form-actions" });
+    const buttons = labels.map(({ label, kind }) => Object.assign(document.createElement("button"), { type: "button", className: `button ${kind ?? ""}`, textContent: label }));
+    actions.append(...buttons);
+    box.append(...(heading ? [title] : []), text, actions);
+    document.body.append(box);
+    const close = (answer) => {
+      box.close();
+      box.remove();
+      if (returnTo?.isConnected) returnTo.focus({ preventScroll: true });
+      resolve(answer);
+    };
+    buttons.forEach((button, index) => button.addEventListener("click", () => close(index)));
+    box.addEventListener("cancel", (event) => { event.preventDefault(); close(-1); });
+    box.showModal();
+    buttons[focus].focus();
   });
+}
+
+function alertDialog(heading, message) {
+  return dialog({ heading, message, labels: [{ label: "OK" }] });
+}
+
+async function confirmDialog(message, confirmLabel) {
+  return (await dialog({ message, labels: [{ label: "Cancel", kind: "secondary" }, { label: confirmLabel, kind: "danger" }] })) === 1;
 }
 
 function postTo(url) {
@@ -100,215 +183,88 @@ function postTo(url) {
   form.submit();
 }
 
-// ---------- Photo field: checks, preview, drag and drop, upload progress ----------
-
-// The first bytes of the image formats the server takes; anything else is not sent.
-const imageSignatures = [
-  { format: "jpeg", test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
-  { format: "png", test: (b) => ascii(b, 1, 4) === "PNG" },
-  { format: "gif", test: (b) => ascii(b, 0, 4) === "GIF8" },
-  { format: "webp", test: (b) => ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 12) === "WEBP" },
-  { format: "heif", test: (b) => ascii(b, 4, 8) === "ftyp" && /^(hei[cfsmx]|hev[cx]|mif1|msf1)$/.test(ascii(b, 8, 12)) },
-];
-
-function ascii(bytes, start, end) {
-  return String.fromCharCode(...bytes.slice(start, end));
+// Whether anything in `form`, or a field that belongs to it from elsewhere, was changed.
+function formHasChanges(form) {
+  return [...form.elements].some(isEdited);
 }
 
-function megabytes(bytes) {
-  const value = bytes / (1024 * 1024);
-  return value >= 10 || Number.isInteger(value) ? String(Math.round(value)) : value.toFixed(1);
+// ---------- Edit mode: changes are saved as they are made, and leaving keeps them ----------
+
+// An activity's new name is saved when the field is left or Enter is pressed.
+function saveRename(input) {
+  if (!isEdited(input)) return;
+  const body = new FormData();
+  body.append("_csrf", csrfToken);
+  body.append("name", input.value);
+  post(input.dataset.renameUrl, body, null);
 }
 
-// What the chosen file is: { problem } when it must not be sent, else { format }.
-async function checkPhoto(field, file) {
-  const limit = Number(field.dataset.maxBytes);
-  if (limit && file.size > limit) {
-    return { problem: `This photo is ${megabytes(file.size)} MB; photos can be up to ${megabytes(limit)} MB. Choose a smaller one.` };
-  }
-  const bytes = new Uint8Array(await file.slice(0, 16).arrayBuffer());
-  const match = imageSignatures.find((signature) => signature.test(bytes));
-  if (!match) return { problem: `“${file.name}” isn’t a photo. Choose a JPEG, PNG, WebP or HEIC image.` };
-  return { format: match.format };
-}
-
-function enhancePhotoField(field) {
-  const input = field.querySelector('input[type="file"]');
-  const preview = field.querySelector(".photo-preview");
-  const unpreviewable = field.querySelector(".photo-unpreviewable");
-  const problem = field.querySelector("[data-photo-problem]");
-  const original = preview.getAttribute("src");
-  const describedBy = input.getAttribute("aria-describedby");
-  const showState = ({ problem: message = "", canPreview = true } = {}) => {
-    problem.textContent = message;
-    problem.hidden = !message;
-    if (message) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
-    if (message) input.setAttribute("aria-describedby", problem.id);
-    else if (describedBy) input.setAttribute("aria-describedby", describedBy);
-    else input.removeAttribute("aria-describedby");
-    unpreviewable.hidden = canPreview;
-    preview.hidden = !canPreview;
-  };
-  // A file the browser cannot draw (HEIC in Chromium) gets a word instead of a broken image.
-  preview.addEventListener("error", () => {
-    if (preview.getAttribute("src") !== original) showState({ canPreview: false });
-  });
-  const show = () => {
-    const file = input.files[0];
-    if (preview.src.startsWith("blob:")) URL.revokeObjectURL(preview.src);
-    preview.src = original;
-    showState();
-    field.photoCheck = null;
-    if (!file) return;
-    // The server's word on the last file sent no longer applies.
-    for (const error of field.querySelectorAll(".field-error")) error.hidden = true;
-    unpreviewable.querySelector("[data-file-name]").textContent = file.name;
-    field.photoCheck = checkPhoto(field, file).then((check) => {
-      if (input.files[0] !== file) return check;
-      if (check.problem) showState({ problem: check.problem });
-      else if (check.format === "heif") showState({ canPreview: false });
-      else preview.src = URL.createObjectURL(file);
-      return check;
-    });
-  };
-  input.addEventListener("change", show);
-  // "reset" fires before the form is reset: look once it is.
-  input.form.addEventListener("reset", () => setTimeout(show));
-  field.addEventListener("dragover", (event) => { event.preventDefault(); field.classList.add("is-dragging"); });
-  field.addEventListener("dragleave", () => field.classList.remove("is-dragging"));
-  field.addEventListener("drop", (event) => {
-    event.preventDefault();
-    field.classList.remove("is-dragging");
-    if (event.dataTransfer.files.length) {
-      input.files = event.dataTransfer.files;
-      input.dispatchEvent(new Event("change", { bubbles: true }));
-    }
-  });
-}
-
-// While a save is in flight its buttons are off, so a second click sends nothing.
-function setBusy(form, busy) {
-  form.toggleAttribute("data-busy", busy);
-  form.setAttribute("aria-busy", String(busy));
-  for (const button of form.querySelectorAll('button[type="submit"]')) button.disabled = busy;
-}
-
-// Back from the next page (bfcache), a form saved natively is usable again.
-window.addEventListener("pageshow", () => {
-  for (const form of document.querySelectorAll("form[data-busy]")) setBusy(form, false);
+document.addEventListener("change", (event) => {
+  const el = event.target;
+  if (el.matches("select[data-autosubmit]")) el.form.requestSubmit();
+  else if (el.matches("input[data-rename-url]")) saveRename(el);
 });
 
-async function submitTripForm(event, form) {
-  if (form.hasAttribute("data-busy")) {
-    event.preventDefault();
-    return;
+document.addEventListener("keydown", (event) => {
+  const input = event.target.closest?.("input[data-rename-url]");
+  if (input && event.key === "Enter") {
+    event.preventDefault();  // not the trip form's save: only this name changed
+    saveRename(input);
   }
-  const field = form.querySelector("[data-photo-field]");
-  const input = field?.querySelector('input[type="file"]');
-  setBusy(form, true);
-  if (!input?.files.length) return;  // no photo chosen: the browser posts the form
+});
+
+// Leaving edit mode by a link (the Wishlist tab, Back) with the trip form changed asks first;
+// saving goes through Done, sent on to the link's page.
+async function leaveEditMode(event, link) {
+  const form = document.getElementById("edit-trip");
+  const done = document.querySelector("[data-done]");
+  if (!form || !done || !formHasChanges(form) || link.hasAttribute("download") || link.closest("#edit-trip, [data-confirm-delete]")) return;
   event.preventDefault();
-  const check = await (field.photoCheck ?? checkPhoto(field, input.files[0]));
-  if (check.problem) {
-    setBusy(form, false);
-    input.focus();
-    return;
+  const answer = await dialog({ heading: "Save your changes?", message: "You changed this trip and haven’t saved it yet.",
+                                labels: [{ label: "Discard", kind: "secondary" }, { label: "Save", kind: "" }], focus: 1 });
+  if (answer === 1) {
+    done.value = new URL(link.href).pathname;
+    form.requestSubmit(done);
+  } else if (answer === 0) {
+    window.location.assign(link.href);
   }
-  uploadWithProgress(form, field);
 }
 
-function uploadWithProgress(form, field) {
-  const progress = field.querySelector(".upload-progress");
-  const status = field.querySelector("[data-upload-status]");
-  const bar = document.createElement("progress");
-  bar.max = 100;
-  bar.value = 0;
-  bar.className = "progress";
-  progress.replaceChildren(bar);
-  progress.hidden = false;
-  status.textContent = "Uploading photo…";
-  status.hidden = false;
-  const request = new XMLHttpRequest();
-  request.open("POST", form.action);
-  request.setRequestHeader("X-CSRF-Token", csrfToken);
-  request.upload.addEventListener("progress", (event) => {
-    if (event.lengthComputable) bar.value = Math.round((event.loaded / event.total) * 100);
-  });
-  // Every byte is sent; converting the photo and making its thumbnail take a few seconds more.
-  request.upload.addEventListener("load", () => {
-    bar.removeAttribute("value");
-    status.textContent = "Processing photo…";
-  });
-  request.addEventListener("load", () => {
-    if (request.status < 400 && request.responseURL && new URL(request.responseURL).pathname !== new URL(form.action).pathname) {
-      window.location.assign(request.responseURL);
-      return;
-    }
-    const page = new DOMParser().parseFromString(request.responseText, "text/html");
-    document.documentElement.replaceWith(page.documentElement);
-  });
-  request.addEventListener("error", () => {
-    progress.hidden = true;
-    status.hidden = true;
-    const problem = field.querySelector("[data-photo-problem]");
-    problem.textContent = "The photo couldn’t be sent. Check that Wishlist is still running, then save again.";
-    problem.hidden = false;
-    setBusy(form, false);
-  });
-  request.send(new FormData(form));
-}
-
-function formHasChanges(form) {
-  return [...form.elements].some((el) => {
-    if (el.type === "file") return el.files.length > 0;
-    if (el.tagName === "SELECT") return [...el.options].some((o) => o.selected !== o.defaultSelected);
-    if (el.type === "hidden") return false;
-    return "defaultValue" in el && el.value !== el.defaultValue;
-  });
-}
-
-// ---------- Wiring ----------
-
-function enhance(root) {
-  for (const select of root.querySelectorAll("select[data-autosubmit]")) {
-    select.addEventListener("change", () => select.form.requestSubmit());
-  }
-  for (const field of root.querySelectorAll("[data-photo-field]")) enhancePhotoField(field);
-}
+// ---------- Forms that update the page in place ----------
 
 document.addEventListener("submit", (event) => {
   const form = event.target;
-  if (form.matches(".check-form, .sort-form, .rename-form")) {
+  if (form.matches(".check-form, .sort-form")) {
     event.preventDefault();
-    submitInPlace(form, event.submitter).catch(() => form.submit());
+    post(form.action, new FormData(form, event.submitter), form);
   } else if (form.matches(".trip-form")) {
-    submitTripForm(event, form);
+    submitTripForm(event, form);  // photo-field.js
   }
 });
 
 document.addEventListener("click", async (event) => {
   const opener = event.target.closest("[data-opens-dialog]");
   if (opener) {
-    const dialog = document.getElementById(opener.dataset.opensDialog);
-    if (dialog?.showModal) {
+    const target = document.getElementById(opener.dataset.opensDialog);
+    if (target?.showModal) {
       event.preventDefault();
-      dialog.showModal();
-      dialog.querySelector("input[name=name]")?.focus();
+      target.showModal();
+      target.querySelector("input[name=name]")?.focus();
     }
     return;
   }
   const cancel = event.target.closest(".trip-form [data-cancel]");
   if (cancel) {
     const form = cancel.closest("form");
-    const dialog = form.closest("dialog");
+    const sheet = form.closest("dialog");
     if (formHasChanges(form)) {
       event.preventDefault();
       if (!(await confirmDialog("Discard changes?", "Discard"))) return;
       form.reset();
-      if (dialog) dialog.close(); else window.location.assign(cancel.href);
-    } else if (dialog) {
+      if (sheet) sheet.close(); else window.location.assign(cancel.href);
+    } else if (sheet) {
       event.preventDefault();
-      dialog.close();
+      sheet.close();
     }
     return;
   }
@@ -316,61 +272,33 @@ document.addEventListener("click", async (event) => {
   if (deleter) {
     event.preventDefault();
     if (await confirmDialog(deleter.dataset.confirmDelete, "Delete")) postTo(deleter.href);
+    return;
   }
+  const link = event.target.closest("a[href]");
+  if (link && event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey) leaveEditMode(event, link);
 });
 
-// Closing the New Trip sheet with Escape asks first when something was typed.
-for (const dialog of document.querySelectorAll("dialog.sheet")) {
-  dialog.addEventListener("cancel", async (event) => {
-    const form = dialog.querySelector("form");
-    if (form && formHasChanges(form)) {
-      event.preventDefault();
-      if (await confirmDialog("Discard changes?", "Discard")) { form.reset(); dialog.close(); }
-    }
-  });
-}
-
-// ---------- Search as you type, and "Show more" in place ----------
-
-const searchField = document.querySelector("input[data-live-search]");
-if (searchField) {
-  let timer;
-  let latest = 0;
-  // Shows the results of `url` in place; only the latest request shows, however they return.
-  const showResults = async (url) => {
-    const ticket = ++latest;
-    const response = await fetch(url, { headers: { Accept: "text/html" } });
-    if (ticket !== latest || !response.ok) return null;
-    const page = new DOMParser().parseFromString(await response.text(), "text/html");
-    const fresh = page.getElementById("search-results");
-    if (fresh) replaceElement(document.adoptNode(fresh));
-    document.title = page.title;
-    history.replaceState(null, "", url);
-    return fresh;
-  };
-  searchField.addEventListener("input", () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => showResults(`/search?q=${encodeURIComponent(searchField.value)}`), 180);
-  });
-  // The link shows one more page below the ones on screen; focus goes to the first new result.
-  document.addEventListener("click", async (event) => {
-    const link = event.target.closest("a[data-show-more]");
-    if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+// Closing the New Trip sheet with Escape asks first when something was typed
+// ("cancel" does not bubble: caught on the way down).
+document.addEventListener("cancel", async (event) => {
+  const sheet = event.target;
+  const form = sheet.matches?.("dialog.sheet") && sheet.querySelector("form");
+  if (form && formHasChanges(form)) {
     event.preventDefault();
-    const target = new URL(link.href);
-    if (await showResults(target.pathname + target.search)) {
-      document.getElementById(target.hash.slice(1))?.querySelector("a")?.focus();
-    }
-  });
-}
+    if (await confirmDialog("Discard changes?", "Discard")) { form.reset(); sheet.close(); }
+  }
+}, true);
 
 // ---------- Live updates over server-sent events ----------
 
-const topics = document.body.dataset.liveTopics;
-if (topics && "EventSource" in window) {
+// Follows the page's topics; called again when the page shows other ones (search as you type).
+let liveSource = null;
+function followLive(topics, since) {
+  liveSource?.close();
+  liveSource = null;
+  if (!topics || !("EventSource" in window)) return;
   const status = document.getElementById("live-status");
-  const since = encodeURIComponent(document.body.dataset.liveSince ?? "");
-  const source = new EventSource(`/events?topics=${encodeURIComponent(topics)}&since=${since}`);
+  const source = new EventSource(`/events?topics=${encodeURIComponent(topics)}&since=${encodeURIComponent(since ?? "")}`);
   source.addEventListener("open", () => { status.hidden = true; });
   source.addEventListener("error", () => { status.hidden = false; });
   source.addEventListener("fragment", (event) => {
@@ -383,6 +311,7 @@ if (topics && "EventSource" in window) {
       }
     }
   });
+  liveSource = source;
 }
 
-enhance(document);
+followLive(document.body.dataset.liveTopics, document.body.dataset.liveSince);

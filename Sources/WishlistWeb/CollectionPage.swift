@@ -15,10 +15,13 @@ struct CollectionPage {
             throw HTTPError(.notFound, "There is no such collection. The four are Spring Escapes, Summer Vibes, Fall Getaways and Winter Retreats.")
         }
         let listing = CollectionListingFragment(collection: collection, pageNumber: Int(request.query["page"] ?? "") ?? 1)
-        let view = try app.store.read { try listing.view(in: $0) } ?? .null
+        let (view, since) = try app.store.read { snapshot in
+            (try listing.view(in: snapshot) ?? .null, try snapshot.historyToken())
+        }
+        let live = LiveSubscription(topics: [.collectionListing(collection, pageNumber: listing.pageNumber)], since: since)
         var context: [String: MustacheValue] = ["title": .string(collection.title), "listing": view]
         if let summary = collection.summary { context["summary"] = .string(summary) }
-        return try app.pages.render("collection", for: request, tab: .wishlist, context)
+        return try app.pages.render("collection", for: request, tab: .wishlist, live: live, context)
     }
 }
 

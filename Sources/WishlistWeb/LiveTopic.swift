@@ -1,3 +1,4 @@
+import Foundation
 import WishlistCore
 
 /// A fragment that open pages follow: a page lists its topics (`data-live-topics`), its script
@@ -10,6 +11,10 @@ enum LiveTopic: Hashable, Sendable {
     case activityList(tripID: Int64, editing: Bool)
     case achievedGoals
     case upcomingGoals
+    /// One page of "Show all" for a collection.
+    case collectionListing(TripCollection, pageNumber: Int)
+    /// The Search tab's results for a text, as many pages as shown.
+    case searchResults(text: String, shown: ShownPages)
 
     /// What the topic shows, as its page showed it.
     var fragment: any Fragment {
@@ -20,6 +25,8 @@ enum LiveTopic: Hashable, Sendable {
         case .activityList(let tripID, let editing): ActivityListFragment(tripID: tripID, editing: editing)
         case .achievedGoals: AchievedGoalsFragment()
         case .upcomingGoals: UpcomingGoalsFragment()
+        case .collectionListing(let collection, let pageNumber): CollectionListingFragment(collection: collection, pageNumber: pageNumber)
+        case .searchResults(let text, let shown): SearchResultsFragment(text: text, shown: shown)
         }
     }
 
@@ -29,6 +36,9 @@ enum LiveTopic: Hashable, Sendable {
         case .carousel, .achievedGoals, .upcomingGoals: kind.rawValue
         case .collectionRow(let collection): "\(kind.rawValue).\(collection.rawValue)"
         case .tripHeader(let tripID), .activityList(let tripID, _): "\(kind.rawValue).\(tripID)"
+        case .collectionListing(let collection, let pageNumber): "\(kind.rawValue).\(collection.rawValue).\(pageNumber)"
+        // The text percent-encoded, spaces as "+": no space or dot of its own splits the id.
+        case .searchResults(let text, let shown): "\(kind.rawValue).\(shown.trips).\(shown.activities).\(ShownPages.encoded(text))"
         }
     }
 
@@ -51,6 +61,16 @@ enum LiveTopic: Hashable, Sendable {
         case (.activityList, _?), (.activityListEditing, _?):
             guard let tripID else { return nil }
             self = .activityList(tripID: tripID, editing: kind == .activityListEditing)
+        case (.collectionListing, let rest?):
+            let parts = rest.split(separator: ".").map(String.init)
+            guard parts.count == 2, let collection = TripCollection(rawValue: parts[0]),
+                  let pageNumber = Int(parts[1]), pageNumber > 0 else { return nil }
+            self = .collectionListing(collection, pageNumber: pageNumber)
+        case (.searchResults, let rest?):
+            let parts = rest.split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 3, let text = parts[2].replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
+                  let query = try? SearchQuery(text) else { return nil }
+            self = .searchResults(text: query.text, shown: ShownPages(trips: parts[0], activities: parts[1]))
         default: return nil
         }
     }
@@ -59,6 +79,7 @@ enum LiveTopic: Hashable, Sendable {
         case carousel, achievedGoals = "goals-achieved", upcomingGoals = "goals-upcoming"
         case collectionRow = "collection", tripHeader = "trip-header"
         case activityList = "activity-list", activityListEditing = "activity-list-edit"
+        case collectionListing = "collection-listing", searchResults = "search"
     }
 
     private var kind: Kind {
@@ -69,6 +90,8 @@ enum LiveTopic: Hashable, Sendable {
         case .activityList(_, let editing): editing ? .activityListEditing : .activityList
         case .achievedGoals: .achievedGoals
         case .upcomingGoals: .upcomingGoals
+        case .collectionListing: .collectionListing
+        case .searchResults: .searchResults
         }
     }
 }

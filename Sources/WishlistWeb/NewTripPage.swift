@@ -8,18 +8,15 @@ struct NewTripPage {
 
     func register(on router: inout Router) {
         router.get("/trips/new") { request in
-            try render(TripForm.empty, for: request, status: .ok)
+            let collection = try app.store.read { try TripForm.newTripCollection(asked: request.query["collection"], in: $0) }
+            return try render(TripForm(newIn: collection), for: request, status: .ok)
         }
         router.post("/trips") { request in try create(request) }
     }
 
     func create(_ request: Request) throws -> Response {
         var form = TripForm(form: request.form)
-        do {
-            _ = try app.store.addTrip(form.draft, photoAt: PhotoRoutes.uploadedPhotoPath(request))
-        } catch {
-            guard let unsaved = UnsavedChange(error) else { throw error }
-            form.record(unsaved)
+        if let unsaved = try form.save({ _ = try app.store.addTrip($0, photoAt: PhotoRoutes.uploadedPhotoPath(request)) }) {
             return unsaved.answer(try render(form, for: request, status: unsaved.status))
         }
         // The new trip is now first in the carousel.

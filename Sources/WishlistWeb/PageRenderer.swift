@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServer
 import Mustache
 import Persistence
@@ -95,12 +96,13 @@ struct PageRenderer: Sendable {
            let response = try? Response.json(APIError(error: .init(status: status.code, message: message)), status: status) {
             return response
         }
+        let back = Self.referringPath(request)
         let context: [String: MustacheValue] = [
             "status": .int(status.code),
             "heading": .string(Self.heading(for: status)),
             "message": .string(message),
-            "backURL": "/",
-            "backLabel": "Back to Wishlist",
+            "backURL": .string(back ?? "/"),
+            "backLabel": .string(back == nil ? "Back to Wishlist" : "Go Back"),
         ]
         guard let page = try? render("error", for: request, tab: nil, status: status, context) else {
             // Only if the template itself fails.
@@ -109,6 +111,15 @@ struct PageRenderer: Sendable {
         // Without a request (refused before it was read, such as an upload over the limit) there
         // is no viewer's token to put in; the error page has no form that needs one.
         return request.map(page.response(for:)) ?? .html(utf8: page.body.filled(with: []), status: status)
+    }
+
+    /// The page of this site the person was on when they sent `request` (its `Referer`, which the
+    /// same-origin referrer policy sends), so an error page links back to it; nil from elsewhere.
+    static func referringPath(_ request: Request?) -> String? {
+        guard let request, let referer = request.headers["Referer"].flatMap(URLComponents.init(string:)),
+              let host = request.headers["Host"], referer.host.map({ $0 + (referer.port.map { ":\($0)" } ?? "") }) == host,
+              referer.path != request.path || request.method != .get else { return nil }
+        return localRedirectPath(referer.percentEncodedPath + (referer.percentEncodedQuery.map { "?" + $0 } ?? ""))
     }
 
     static func heading(for status: HTTPStatus) -> String {

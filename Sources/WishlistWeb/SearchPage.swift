@@ -24,8 +24,12 @@ struct SearchPage {
         let query = try SearchQuery(request.query["q"])
         let results = SearchResultsFragment(text: query.text,
                                             shown: ShownPages(trips: request.query["trips"], activities: request.query["activities"]))
-        let view = try app.store.read { try results.view(in: $0) } ?? .null
-        return try app.pages.render("search", for: request, tab: .search, ["query": .string(query.text), "results": view])
+        let (view, since) = try app.store.read { snapshot in
+            (try results.view(in: snapshot) ?? .null, try snapshot.historyToken())
+        }
+        let live = LiveSubscription(topics: [.searchResults(text: query.text, shown: results.shown)], since: since)
+        return try app.pages.render("search", for: request, tab: .search, live: live,
+                                    ["query": .string(query.text), "results": view])
     }
 }
 
@@ -110,7 +114,7 @@ struct SearchResultsView: FragmentView {
 /// `activities=`. Pages add up ("trips=2" shows the first 40 trips), so a plain "Show more" link
 /// keeps what was on screen and works without JavaScript. Anything that is not a page number
 /// in range is clamped into it: a hand-edited URL still gets a page.
-struct ShownPages: Equatable {
+struct ShownPages: Hashable, Sendable {
     var trips: Int
     var activities: Int
 

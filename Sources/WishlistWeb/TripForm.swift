@@ -7,14 +7,24 @@ import WishlistCore
 struct TripForm {
     var name = ""
     var subtitle = ""
-    var collection = TripCollection.winterRetreats.rawValue
+    var collection = ""
     var errors: [String: String] = [:]
     /// A message for the whole form (the wishlist was busy), shown above it.
     var alert: String?
 
-    static let empty = TripForm()
+    /// A new trip's form, in `collection`.
+    init(newIn collection: TripCollection) {
+        self.collection = collection.rawValue
+    }
 
-    init() {}
+    /// The collection a new trip goes in: the one asked for (`?collection=`, as from that
+    /// collection's page), else the one last added to, as someone planning a season adds to it
+    /// in a row; the first when there are no trips. Decided by the URL and the database only, so
+    /// the page that shows it can be kept until the next commit.
+    static func newTripCollection(asked: String?, in snapshot: WishlistSnapshot) throws -> TripCollection {
+        try asked.flatMap(TripCollection.init(rawValue:))
+            ?? snapshot.fetch(.recentTrips(limit: 1)).first?.collection ?? TripCollection.allCases[0]
+    }
 
     init(trip: Trip) {
         name = trip.name
@@ -35,6 +45,20 @@ struct TripForm {
 
     mutating func record(_ unsaved: UnsavedChange) {
         if let field = unsaved.field { errors[field] = unsaved.message } else { alert = unsaved.message }
+    }
+
+    /// Runs `body`, which saves the form's draft. A change that could not be saved lands in the
+    /// form (beside its field, or above the form when the wishlist was busy, its disk full or its
+    /// database gone) so the page shows it with what was typed; it is returned, nil once saved.
+    mutating func save(_ body: (TripDraft) throws -> Void) throws -> UnsavedChange? {
+        do {
+            try body(draft)
+            return nil
+        } catch {
+            guard let unsaved = UnsavedChange(error) else { throw error }
+            record(unsaved)
+            return unsaved
+        }
     }
 
     func context(formID: String, action: String, heading: String, submitLabel: String,

@@ -18,18 +18,46 @@ extension TripPage {
 
     // MARK: Changing the trip
 
+    /// Saves the trip's fields and the activity names typed beside them: the rename fields belong
+    /// to this form, so Done, which submits it, drops nothing. Answered with the page named by
+    /// `return` (Done: the trip out of edit mode), else edit mode again.
     func update(_ request: Request) throws -> Response {
         let trip = try trip(request)
         var form = TripForm(form: request.form)
-        do {
-            try app.store.updateTrip(id: trip.id, draft: form.draft, photoAt: PhotoRoutes.uploadedPhotoPath(request))
-        } catch {
-            guard let unsaved = UnsavedChange(error) else { throw error }
-            form.record(unsaved)
-            return unsaved.answer(try render(request, form: form, status: unsaved.status).response(for: request))
+        var rename: RenameProblem?
+        let refusal = try form.save { draft in
+            // Renames first: one refused stops the save, so the trip's typed fields stay in the form.
+            rename = try renameActivities(of: trip, request.form)
+            if rename == nil {
+                try app.store.updateTrip(id: trip.id, draft: draft, photoAt: PhotoRoutes.uploadedPhotoPath(request))
+            }
         }
-        return .redirect(to: "/trips/\(trip.id)?edit=1")
+        if let refusal {
+            return refusal.answer(try render(request, form: form, rename: rename, status: refusal.status).response(for: request))
+        }
+        if rename != nil {
+            return try render(request, form: form, rename: rename, status: .unprocessableContent).response(for: request)
+        }
+        return .redirect(to: localRedirectPath(request.form["return"]) ?? "/trips/\(trip.id)?edit=1")
     }
+
+    /// Renames each of the trip's activities whose field (`activity-name-<id>`) holds another
+    /// name; the first name refused stops there, to be shown beside its field.
+    private func renameActivities(of trip: Trip, _ fields: FormFields) throws -> RenameProblem? {
+        for (name, typed) in fields where name.hasPrefix(Self.renameFieldPrefix) {
+            guard let id = Int64(name.dropFirst(Self.renameFieldPrefix.count)),
+                  let activity = try app.store.activity(id: id), activity.tripID == trip.id, activity.name != typed else { continue }
+            do {
+                try app.store.renameActivity(id: id, name: typed)
+            } catch let error as ValidationError {
+                return RenameProblem(activityID: id, typed: typed, message: error.message)
+            }
+        }
+        return nil
+    }
+
+    /// The name of an activity's rename field in the trip form (the template writes the same).
+    static let renameFieldPrefix = "activity-name-"
 
     func confirmDelete(_ request: Request) throws -> Response {
         let trip = try trip(request)
@@ -77,8 +105,13 @@ extension TripPage {
         guard let isComplete = request.form["complete"].flatMap(Bool.init) else {
             throw HTTPError(.badRequest, "Say whether the activity is complete with complete=true or complete=false.")
         }
+        let achievedBefore = Set(try app.store.achievedGoals().map(\.id))
         try app.store.setActivityComplete(id: activity.id, isComplete)
-        return .redirect(to: "/trips/\(activity.tripID)\(request.form["editing"] == "1" ? "?edit=1" : "")")
+        // The page names the badges this check-off earned, so it can say so.
+        let earned = try app.store.achievedGoals().filter { !achievedBefore.contains($0.id) }
+        var query = request.form["editing"] == "1" ? ["edit=1"] : []
+        query += earned.map { "\(Self.earnedParameter)=\($0.id)" }
+        return .redirect(to: "/trips/\(activity.tripID)" + (query.isEmpty ? "" : "?" + query.joined(separator: "&")))
     }
 
     func confirmDeleteActivity(_ request: Request) throws -> Response {

@@ -21,6 +21,9 @@ struct TripPage {
         let message: String
     }
 
+    /// Names a badge the last check-off earned (`?earned=<goal id>`), which the page announces.
+    static let earnedParameter = "earned"
+
     func render(_ request: Request, form: TripForm? = nil, newActivity: (value: String, error: String?)? = nil,
                 rename: RenameProblem? = nil, status: HTTPStatus = .ok) throws -> SharedResponse {
         try render(request, tripID: try RecordID(request.parameters["id"], entity: "trip").value,
@@ -32,8 +35,10 @@ struct TripPage {
         let editing = request.query["edit"] == "1" || form != nil || newActivity != nil || rename != nil
         let header = TripHeaderFragment(tripID: id)
         let list = ActivityListFragment(tripID: id, editing: editing, rename: rename)
-        let (trip, checklist, since) = try app.store.read { snapshot in
-            (try snapshot.fetch(header.query), try snapshot.fetch(list.query), try snapshot.historyToken())
+        let earnedIDs = Set(request.query.all(Self.earnedParameter).compactMap { Int64($0) })
+        let (trip, checklist, achieved, since) = try app.store.read { snapshot in
+            (try snapshot.fetch(header.query), try snapshot.fetch(list.query),
+             earnedIDs.isEmpty ? [] : try snapshot.fetch(.achievedGoals), try snapshot.historyToken())
         }
         guard let trip, let headerView = header.view(trip), let listView = list.view(checklist) else {
             throw HTTPError(.notFound, "There is no trip number \(id). It may have been deleted.")
@@ -43,6 +48,9 @@ struct TripPage {
             "header": headerView.mustacheValue,
             "list": listView.mustacheValue,
             "editing": .bool(editing),
+            "earned": .array(achieved.filter { earnedIDs.contains($0.id) }.map { goal in
+                ["name": .string(goal.name), "badge": .string(goal.badge)]
+            }),
         ]
         if editing {
             let form = form ?? TripForm(trip: trip)

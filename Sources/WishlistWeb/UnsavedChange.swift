@@ -6,7 +6,7 @@ import WishlistCore
 /// shown again with what was typed and this message, beside the field at fault or above the form.
 struct UnsavedChange {
     let status: HTTPStatus
-    /// The field at fault; nil when none is (the wishlist was busy, its database gone).
+    /// The field at fault; nil when none is (the wishlist was busy, its disk full, its database gone).
     let field: String?
     let message: String
     /// The error's own headers (a busy answer's Retry-After).
@@ -22,6 +22,8 @@ struct UnsavedChange {
             (answerable, field) = (database, nil)
         case let problem as DatabaseFileProblem:
             (answerable, field) = (problem, nil)
+        case let full as any HTTPResponseError where full.status == .insufficientStorage:
+            (answerable, field) = (full, nil)
         default:
             return nil
         }

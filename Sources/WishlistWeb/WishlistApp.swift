@@ -56,6 +56,8 @@ public final class WishlistApp: Sendable {
         HistoryRoutes(app: self).register(on: &router)
         DataPage(app: self).register(on: &router)
         live.register(on: &router)
+        // Browsers ask for it whatever the page links; the icon is an SVG among the static files.
+        router.get("/favicon.ico") { _ in .redirect(to: "/static/images/favicon.svg") }
         return router
     }
 

@@ -14,14 +14,15 @@ struct WishlistPage {
     }
 
     func render(_ request: Request) throws -> SharedResponse {
-        let (fragments, live) = try app.store.read { snapshot in
+        let (fragments, newTripCollection, live) = try app.store.read { snapshot in
             (try Self.topics.map { try $0.fragment.view(in: snapshot) ?? .null },
+             try TripForm.newTripCollection(asked: nil, in: snapshot),
              LiveSubscription(topics: Self.topics, since: try snapshot.historyToken()))
         }
         let context: [String: MustacheValue] = [
             "carousel": fragments[0],
             "collections": .array(Array(fragments.dropFirst())),
-            "newTrip": .object(NewTripPage.formContext(TripForm.empty, formID: "new-trip", cancelURL: "/",
+            "newTrip": .object(NewTripPage.formContext(TripForm(newIn: newTripCollection), formID: "new-trip", cancelURL: "/",
                                                        maxPhotoBytes: app.configuration.maxPhotoBytes)),
         ]
         return try app.pages.render("wishlist", for: request, tab: .wishlist, live: live, context)

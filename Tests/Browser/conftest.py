@@ -90,13 +90,17 @@ def server(tmp_path):
     server.stop()
 
 
-def make_driver(size=DESKTOP, download_dir=None):
-    """`download_dir`: where downloads are saved, without asking."""
+def make_driver(size=DESKTOP, download_dir=None, javascript=True):
+    """`download_dir`: where downloads are saved, without asking; `javascript=False`: scripts off."""
     options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
+    prefs = {}
+    if not javascript:
+        prefs["profile.managed_default_content_settings.javascript"] = 2
     if download_dir:
-        options.add_experimental_option("prefs", {"download.default_directory": str(download_dir),
-                                                  "download.prompt_for_download": False})
+        prefs.update({"download.default_directory": str(download_dir), "download.prompt_for_download": False})
+    if prefs:
+        options.add_experimental_option("prefs", prefs)
+    options.binary_location = "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                      f"--window-size={size[0]},{size[1]}", "--force-prefers-reduced-motion"):
         options.add_argument(argument)

@@ -109,24 +109,25 @@ def test_edit_mode_adds_renames_and_deletes_activities(server, browser):
     field.send_keys("Fondue at the hut", Keys.ENTER)
     wait_until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "input[value='Fondue at the hut']"))
     screenshot(browser, "trip-edit")
+    # Typed over, not cleared: Selenium's clear() leaves the field, which saves it.
     rename = browser.find_element(By.CSS_SELECTOR, "input[value='Snowshoe hike']")
-    rename.clear()
-    rename.send_keys("Snowshoe hike at dawn", Keys.ENTER)
+    rename.send_keys(Keys.CONTROL, "a", Keys.NULL, "Snowshoe hike at dawn", Keys.ENTER)
     wait_until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "input[value='Snowshoe hike at dawn']"))
     # A blank name is refused beside its field, and the other activities are untouched.
     blank = browser.find_element(By.CSS_SELECTOR, "input[value='Snowshoe hike at dawn']")
-    blank.clear()
-    blank.send_keys("   ", Keys.ENTER)
+    blank.send_keys(Keys.CONTROL, "a", Keys.NULL, "   ", Keys.ENTER)
     wait_until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".rename-form .field-error"))
     assert browser.find_element(By.CSS_SELECTOR, ".rename-form .field-error").text == "Enter an activity name."
-    assert browser.find_element(By.CSS_SELECTOR, "input[aria-invalid='true']").get_attribute("name") == "name"
+    assert browser.find_element(By.CSS_SELECTOR, "input[aria-invalid='true']").get_attribute("name").startswith("activity-name-")
     browser.get(browser.current_url.split("?")[0] + "?edit=1")
     browser.find_element(By.CSS_SELECTOR, "a[aria-label='Delete “Fondue at the hut”']").click()
     dialog = browser.find_element(By.CSS_SELECTOR, "dialog.alert")
     assert "Are you sure you want to delete this activity?" in dialog.text
     dialog.find_element(By.XPATH, ".//button[.='Delete']").click()
     wait_until(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "input[value='Fondue at the hut']"))
-    browser.find_element(By.LINK_TEXT, "Done").click()
+    browser.execute_script("window.scrollTo(0, 0)")
+    browser.find_element(By.CSS_SELECTOR, "[data-done]").click()
+    wait_until(browser, lambda d: "edit=1" not in d.current_url)
     assert activity_names(browser) == ["Snowboarding in a t-shirt", "Snowshoe hike at dawn"]
 
 

@@ -1,0 +1,32 @@
+import TestSupport
+import Testing
+import WishlistCore
+@testable import WishlistWeb
+
+/// A check-off that earns a badge says so on the trip page it leads back to.
+@Suite struct BadgeNoticeTests {
+    @Test func theCheckOffThatEarnsABadgeLeadsToAPageThatNamesIt() throws {
+        let fixture = try AppHarness()
+        let activity = try fixture.activity(named: AppHarness.tenthActivity)
+        let reply = try fixture.client.post("/activities/\(activity.id)/complete", form: [("complete", "true")],
+                                            token: try fixture.csrfToken())
+        let goal = try #require(try fixture.store.achievedGoals().first { $0.name == "10 Activities" })
+        #expect(reply.status == 303 && reply.header("Location") == "/trips/\(activity.tripID)?earned=\(goal.id)")
+        let page = try fixture.client.get("/trips/\(activity.tripID)?earned=\(goal.id)")
+        #expect(page.text.contains("You earned the “10 Activities” badge."))
+    }
+
+    @Test func aCheckOffThatEarnsNothingLeadsBackPlainly() throws {
+        let fixture = try AppHarness()
+        let activity = try fixture.activity(named: "Snowshoe hike")
+        try fixture.store.setActivityComplete(id: activity.id, true)
+        // Unchecking earns nothing.
+        let reply = try fixture.client.post("/activities/\(activity.id)/complete", form: [("complete", "false"), ("editing", "1")],
+                                            token: try fixture.csrfToken())
+        #expect(reply.header("Location") == "/trips/\(activity.tripID)?edit=1")
+        // A goal not achieved is never claimed, whatever the address says.
+        let upcoming = try #require(try fixture.store.upcomingGoals().first)
+        let page = try fixture.client.get("/trips/\(activity.tripID)?earned=\(upcoming.id)")
+        #expect(!page.text.contains("You earned"))
+    }
+}
