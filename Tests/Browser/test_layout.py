@@ -162,7 +162,7 @@ def test_phone_edit_mode_gives_the_name_room(server, browser):
     browser.get(server.url + "/search?q=Japan+Mystique")
     browser.find_element(By.CSS_SELECTOR, ".result").click()
     browser.get(browser.current_url + "?edit=1")
-    field = browser.find_element(By.CSS_SELECTOR, ".rename-form input[name=name]")
+    field = browser.find_element(By.CSS_SELECTOR, ".rename-form input[name^=activity-name-]")
     assert field.size["width"] >= 220, "about 28 characters at least"
     assert browser.execute_script(OVERFLOWING) == []
 
