@@ -19,13 +19,18 @@ public enum Imaging {
         _ = vipsStarted
     }
 
-    /// Frees the per-thread buffers libvips keeps on the calling thread.
+    /// Frees the per-thread buffers libvips keeps on the calling thread, and empties libvips'
+    /// error buffer: operations that succeed with warnings (a JPEG with damaged scan data,
+    /// accepted under `fail_on=error`) append to it and nothing else would ever clear it. The
+    /// buffer is process-wide, so a failure on another thread may lose its detail text, never
+    /// its error.
     ///
     /// Every public operation of this module already calls it before returning (no measurable
     /// cost next to a thumbnail; see Benchmarks/thumbnail/README.md), so threads of any pool — a
     /// libmicrohttpd worker, a Dispatch queue — never leak and the app needs no hook. Call it
     /// yourself only after using libvips directly on a thread that is about to exit.
     public static func releaseThreadResources() {
+        vips_error_clear()
         vips_thread_shutdown()
     }
 }

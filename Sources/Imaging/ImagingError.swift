@@ -7,6 +7,8 @@ public enum ImagingError: Error, Equatable, CustomStringConvertible, LocalizedEr
     /// The bytes are not one of the supported image formats; carries the detected MIME type.
     case unsupportedType(String)
     case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// Decoding would hold more memory than `ImageLimits.maxDecodeBytes` (estimated bytes).
+    case needsTooMuchMemory(bytes: Int, limit: Int)
     /// The file claims to be an image but cannot be decoded completely (truncated, damaged).
     case corrupt(String)
     case unreadable(path: String, reason: String)
@@ -24,6 +26,8 @@ public enum ImagingError: Error, Equatable, CustomStringConvertible, LocalizedEr
             return "The file is \(mediaType), not a supported image."
         case .tooManyPixels(let width, let height, let limit):
             return "The image is \(width)×\(height) pixels, over the limit of \(limit) pixels."
+        case .needsTooMuchMemory(let bytes, let limit):
+            return "Decoding the image would need \(bytes) bytes of memory, over the limit of \(limit) bytes."
         case .corrupt(let detail):
             return "The image is damaged or incomplete and cannot be read (\(detail))."
         case .unreadable(let path, let reason):

@@ -3,9 +3,21 @@ import CVips
 public struct ImageLimits: Sendable, Equatable {
     /// The largest width × height accepted, checked from the header before any decoding.
     public var maxPixels: Int
+    /// The most memory one decode may need, estimated from the header (`DecodeCost`): above it
+    /// an image is refused unread. 256 MB lets through any streamed photo within `maxPixels`
+    /// and progressive JPEGs to ~40 megapixels.
+    public var maxDecodeBytes: Int
 
-    public init(maxPixels: Int = 100_000_000) {
+    public static let defaultMaxDecodeBytes = 256 * 1024 * 1024
+
+    public init(maxPixels: Int = 100_000_000, maxDecodeBytes: Int = defaultMaxDecodeBytes) {
         self.maxPixels = maxPixels
+        self.maxDecodeBytes = maxDecodeBytes
+    }
+
+    /// Decodes over a quarter of the budget go through the `DecodeGate` one at a time.
+    func isHeavy(_ image: ImageInfo) -> Bool {
+        image.decodeBytes > maxDecodeBytes / 4
     }
 }
 
@@ -19,6 +31,8 @@ public struct ImageInfo: Sendable, Equatable {
     public let height: Int
     /// EXIF orientation, 1 (upright) to 8.
     public let orientation: Int
+    /// The memory decoding it is estimated to hold at once (`DecodeCost`).
+    public let decodeBytes: Int
 
     /// Dimensions as the picture is meant to be seen: orientations 5–8 turn it a quarter.
     public var uprightWidth: Int { orientation >= 5 ? height : width }
@@ -41,17 +55,20 @@ public enum OutputFormat: Sendable {
 }
 
 /// Checks and resizes uploaded images with libvips: type from the bytes, pixel limit from the
-/// header, shrink-on-load, EXIF auto-rotation, all metadata removed, damaged files refused.
+/// header, memory needed for decoding estimated from the header too and heavy decodes run one
+/// at a time, shrink-on-load, EXIF auto-rotation, all metadata removed, damaged files refused.
 public struct Thumbnailer: Sendable {
     public let limits: ImageLimits
+    let gate: DecodeGate
 
-    public init(limits: ImageLimits = ImageLimits()) {
+    public init(limits: ImageLimits = ImageLimits(), gate: DecodeGate = .shared) {
         self.limits = limits
+        self.gate = gate
         Imaging.initialize()
     }
 
     /// Detects the type and reads the header without decoding pixels. Throws
-    /// `.unsupportedType`, `.tooManyPixels` or `.corrupt`.
+    /// `.unsupportedType`, `.tooManyPixels`, `.needsTooMuchMemory` or `.corrupt`.
     public func inspect(path: String) throws -> ImageInfo {
         defer { Imaging.releaseThreadResources() }
         let mediaType = try MediaType.detect(path: path)
@@ -60,14 +77,19 @@ public struct Thumbnailer: Sendable {
         guard header.width * header.height <= limits.maxPixels else {
             throw ImagingError.tooManyPixels(width: header.width, height: header.height, limit: limits.maxPixels)
         }
-        return ImageInfo(path: path, format: format, width: header.width, height: header.height, orientation: header.orientation)
+        let decodeBytes = DecodeCost.estimatedBytes(of: header, format: format)
+        guard decodeBytes <= limits.maxDecodeBytes else {
+            throw ImagingError.needsTooMuchMemory(bytes: decodeBytes, limit: limits.maxDecodeBytes)
+        }
+        return ImageInfo(path: path, format: format, width: header.width, height: header.height,
+                         orientation: header.orientation, decodeBytes: decodeBytes)
     }
 
     /// A small upright picture whose longer side is at most `maxSide` (never enlarged).
     public func makeThumbnail(of image: ImageInfo, maxSide: Int = 480, format: OutputFormat = .jpeg, quality: Int = 80) throws -> EncodedImage {
         precondition(maxSide > 0 && (1...100).contains(quality), "maxSide must be positive and quality 1–100")
         defer { Imaging.releaseThreadResources() }
-        return try refusingDamage {
+        return try decoding(image) {
             try encode(try Self.upright(image, maxSide: maxSide), as: format, quality: Int32(quality))
         }
     }
@@ -80,7 +102,7 @@ public struct Thumbnailer: Sendable {
                      "renditions need positive sides and quality 1–100")
         defer { Imaging.releaseThreadResources() }
         let sides = maxSides.sorted(by: >)
-        return try refusingDamage {
+        return try decoding(image) {
             let streamed = try Self.upright(image, maxSide: sides[0])
             guard let decoded = vips_image_copy_memory(streamed.pointer) else {
                 throw ImagingError.processingFailed(VipsError.takeMessage())
@@ -104,11 +126,12 @@ public struct Thumbnailer: Sendable {
         }.convertedToSRGB().withoutMetadata()
     }
 
-    /// The pipeline runs while encoding, so decoding errors surface there; encoding pixels
-    /// libvips accepted does not fail by itself, so a failure there means a damaged file.
-    private func refusingDamage<Value>(_ work: () throws -> Value) throws -> Value {
+    /// Runs a pipeline that decodes `image`, through the gate when it is heavy. The pipeline
+    /// runs while encoding, so decoding errors surface there; encoding pixels libvips accepted
+    /// does not fail by itself, so a failure there means a damaged file.
+    private func decoding<Value>(_ image: ImageInfo, _ work: () throws -> Value) throws -> Value {
         do {
-            return try work()
+            return try gate.run(heavy: limits.isHeavy(image), work)
         } catch ImagingError.processingFailed(let detail) {
             throw ImagingError.corrupt(detail)
         }

@@ -30,6 +30,16 @@ final class VipsImageRef {
     var bands: Int { Int(vips_image_get_bands(pointer)) }
     /// The EXIF orientation (1–8), 1 when absent.
     var orientation: Int { Int(vips_image_get_orientation(pointer)) }
+    /// Interlaced PNG or progressive JPEG: the loaders set `interlaced` for both.
+    var isInterlaced: Bool { integerField("interlaced") == 1 }
+    /// Frames of an animation (GIF, WebP, HEIF sequence), 1 for a still picture.
+    var pageCount: Int { Int(vips_image_get_n_pages(pointer)) }
+
+    private func integerField(_ name: String) -> Int32? {
+        var value: Int32 = 0
+        guard vips_image_get_typeof(pointer, name) != 0, vips_image_get_int(pointer, name, &value) == 0 else { return nil }
+        return value
+    }
 
     var fieldNames: [String] {
         guard let fields = vips_image_get_fields(pointer) else { return [] }

@@ -115,6 +115,18 @@ import Testing
         }
     }
 
+    @Test func warningsOfSuccessfulDecodesDoNotPileUpInTheErrorBuffer() throws {
+        // Zeros over part of the scan data: libjpeg warns ("Corrupt JPEG data") and decodes.
+        var damaged = try fixtures.photo(width: 600, height: 400)
+        let scanStart = try #require((0..<damaged.count - 1).first { damaged[$0] == 0xFF && damaged[$0 + 1] == 0xDA })
+        damaged.replaceSubrange(scanStart + 40..<scanStart + 240, with: [UInt8](repeating: 0, count: 200))
+        let path = try fixtures.write(damaged, as: "damaged-scan.jpg")
+        for _ in 0..<5 {
+            _ = try thumbnailer.makeThumbnail(of: thumbnailer.inspect(path: path))
+            #expect(strlen(vips_error_buffer()) == 0)
+        }
+    }
+
     /// Only the file's first kilobyte is kept: its header says 20000×20000, its pixels are cut
     /// off. Decoding them fails as `.corrupt` (shown with a limit that lets it try), so the
     /// refusal can only have come from the header.

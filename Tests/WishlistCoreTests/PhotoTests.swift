@@ -204,7 +204,7 @@ import Testing
 
 /// The uploads that must be refused, each with its message.
 enum RefusedUpload: String, CaseIterable, CustomTestStringConvertible, Sendable {
-    case textRenamedJPEG, svg, html, truncatedJPEG, pixelBomb, overSize
+    case textRenamedJPEG, svg, html, truncatedJPEG, pixelBomb, memoryBomb, overSize
 
     var testDescription: String { rawValue }
 
@@ -213,6 +213,7 @@ enum RefusedUpload: String, CaseIterable, CustomTestStringConvertible, Sendable 
         case .textRenamedJPEG, .svg, .html: "That file isn't a supported image (JPEG, PNG, WebP, HEIC)."
         case .truncatedJPEG: "That image is damaged or incomplete and can't be read. Try exporting it again."
         case .pixelBomb: "That image is 20000×20000 pixels; the limit is 100 megapixels."
+        case .memoryBomb: "That image would need 280.4 MB of memory to open; save it at a smaller size or as a normal JPEG."
         case .overSize: "That photo is 0.4 MB; the limit is 0.3 MB."
         }
     }
@@ -231,6 +232,10 @@ enum RefusedUpload: String, CaseIterable, CustomTestStringConvertible, Sendable 
         case .pixelBomb:
             let black = try VipsImageRef.make { shim_vips_black($0, 20_000, 20_000, 1) }
             return try fixtures.save(black, as: "bomb.png[bitdepth=1,compression=9]")
+        case .memoryBomb:  // 49 megapixels, 16-bit, interlaced: decoding holds the whole frame
+            let black = try VipsImageRef.make { shim_vips_black($0, 7_000, 7_000, 3) }
+            let deep = try VipsImageRef.make { shim_vips_cast(black.pointer, $0, VIPS_FORMAT_USHORT) }
+            return try fixtures.save(deep, as: "interlaced.png[interlace=true,bitdepth=16]")
         case .overSize:
             return try fixtures.write(Array(repeating: 0xFF, count: 420_000), as: "huge.jpg")
         }

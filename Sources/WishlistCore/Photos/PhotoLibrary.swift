@@ -6,10 +6,14 @@ public struct PhotoLimits: Sendable, Equatable {
     public var maxBytes: Int
     /// Width × height, checked from the header before decoding (decompression bombs).
     public var maxPixels: Int
+    /// The memory one decode may need, estimated from the header (see `ImageLimits`).
+    public var maxDecodeBytes: Int
 
-    public init(maxBytes: Int = 30 * 1024 * 1024, maxPixels: Int = 100_000_000) {
+    public init(maxBytes: Int = 30 * 1024 * 1024, maxPixels: Int = 100_000_000,
+                maxDecodeBytes: Int = ImageLimits.defaultMaxDecodeBytes) {
         self.maxBytes = maxBytes
         self.maxPixels = maxPixels
+        self.maxDecodeBytes = maxDecodeBytes
     }
 }
 
@@ -73,7 +77,7 @@ public final class PhotoLibrary: Sendable {
         self.limits = limits
         files = try ImageStore(directory: directory)
         renditions = try RenditionStore(directory: directory.appendingPathComponent("renditions", isDirectory: true))
-        thumbnailer = Thumbnailer(limits: ImageLimits(maxPixels: limits.maxPixels))
+        thumbnailer = Thumbnailer(limits: ImageLimits(maxPixels: limits.maxPixels, maxDecodeBytes: limits.maxDecodeBytes))
     }
 
     public var directory: URL { files.directory }

@@ -10,6 +10,8 @@ public enum PhotoProblem: Equatable, Sendable {
     /// the photo's size is unknown.
     case uploadTooLarge(limit: Int)
     case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// Opening it would take more memory than allowed (an interlaced PNG, progressive JPEG…).
+    case needsTooMuchMemory(bytes: Int)
     case damaged
 
     /// The user's problems among imaging errors; nil for failures of the app itself
@@ -18,6 +20,7 @@ public enum PhotoProblem: Equatable, Sendable {
         switch error {
         case .unsupportedType: self = .unsupportedType
         case .tooManyPixels(let width, let height, let limit): self = .tooManyPixels(width: width, height: height, limit: limit)
+        case .needsTooMuchMemory(let bytes, _): self = .needsTooMuchMemory(bytes: bytes)
         case .corrupt: self = .damaged
         case .unreadable, .processingFailed, .invalidStoredName, .storageFailed, .diskFull: return nil
         }
@@ -34,6 +37,9 @@ public enum PhotoProblem: Equatable, Sendable {
                 + "Go back and choose a smaller one, or save this one at a lower resolution first."
         case .tooManyPixels(let width, let height, let limit):
             "That image is \(width)×\(height) pixels; the limit is \(Self.megapixels(limit)) megapixels."
+        case .needsTooMuchMemory(let bytes):
+            "That image would need \(Self.megabytes(bytes)) MB of memory to open; "
+                + "save it at a smaller size or as a normal JPEG."
         case .damaged:
             "That image is damaged or incomplete and can't be read. Try exporting it again."
         }
