@@ -32,12 +32,14 @@ let package = Package(
                        providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CWebPMux", pkgConfig: "libwebpmux",
                        providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CGnuTLS", pkgConfig: "gnutls",
+                       providers: [.apt(["libgnutls28-dev"])]),
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive",
                        providers: [.apt(["libarchive-dev"])]),
 
         // General libraries.
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CZlib"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CZlib", "CGnuTLS"]),
         .target(name: "Mustache"),
         .target(name: "Persistence", dependencies: ["CSQLite"]),
         .target(name: "Imaging", dependencies: ["CVips", "CMagic", "CWebPMux"]),

@@ -1,3 +1,4 @@
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -7,7 +8,8 @@
 
 /* Swift cannot call C variadic functions: these one-line wrappers fix the options it needs. */
 
-/* Starts a daemon on an already bound and listening socket, with a thread pool and epoll. */
+/* Starts a daemon on an already bound and listening socket, with a thread pool and epoll; with
+   TLS when `tls_key` and `tls_cert` (PEM, read during the call only) are given and `flags` has MHD_USE_TLS. */
 static inline struct MHD_Daemon *wl_mhd_start(unsigned int flags, int listen_fd,
                                               unsigned int thread_pool_size,
                                               unsigned int connection_limit,
@@ -17,7 +19,13 @@ static inline struct MHD_Daemon *wl_mhd_start(unsigned int flags, int listen_fd,
                                               MHD_AccessHandlerCallback access_handler, void *access_cls,
                                               MHD_RequestCompletedCallback completed, void *completed_cls,
                                               void *(*uri_logger)(void *cls, const char *uri, struct MHD_Connection *c),
-                                              void *uri_cls) {
+                                              void *uri_cls,
+                                              const char *tls_key, const char *tls_cert) {
+    struct MHD_OptionItem tls[] = {
+        {MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)tls_key},
+        {MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)tls_cert},
+        {MHD_OPTION_END, 0, NULL},
+    };
     return MHD_start_daemon(flags, 0, NULL, NULL, access_handler, access_cls,
                             MHD_OPTION_LISTEN_SOCKET, listen_fd,
                             MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
@@ -27,6 +35,7 @@ static inline struct MHD_Daemon *wl_mhd_start(unsigned int flags, int listen_fd,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
                             MHD_OPTION_URI_LOG_CALLBACK, uri_logger, uri_cls,
+                            MHD_OPTION_ARRAY, tls_key != NULL && tls_cert != NULL ? tls : tls + 2,
                             MHD_OPTION_END);
 }
 
@@ -40,4 +49,9 @@ static inline const struct sockaddr *wl_mhd_client_address(struct MHD_Connection
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     return info == NULL ? NULL : info->client_addr;
+}
+
+/* Whether this libmicrohttpd was built with GnuTLS (the enum's aliased values keep it from Swift). */
+static inline bool wl_mhd_supports_tls(void) {
+    return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES;
 }

@@ -25,7 +25,8 @@ public struct CSRFProtection: Middleware {
         request.csrfToken = token
         var response = try next(request)
         if existing == nil {
-            response.setCookie(Cookie(name: Self.cookieName, value: token, httpOnly: true, sameSite: .lax))
+            response.setCookie(Cookie(name: Self.cookieName, value: token, httpOnly: true, sameSite: .lax,
+                                      secure: request.isSecure))
         }
         return response
     }

@@ -76,7 +76,7 @@ public struct PasswordProtection: Middleware {
     public func respond(to request: Request, next: Handler) throws -> Response {
         let session = request.cookies[options.sessionCookieName].flatMap { sessions.isValid($0) ? $0 : nil }
         if request.path == options.loginPath { return try login(request, isSignedIn: session != nil) }
-        if request.path == options.logoutPath, request.method == .post { return logout(session) }
+        if request.path == options.logoutPath, request.method == .post { return logout(session, request) }
         if session != nil { return try next(request) }
         // A browser navigating gets the login page; scripts and event streams get a plain refusal.
         if request.method == .get || request.method == .head, request.headers["Accept"]?.contains("text/html") == true {
@@ -109,7 +109,7 @@ public struct PasswordProtection: Middleware {
         }
         wrongAttempts.reset(for: client)
         knownAddresses.insert(client)
-        return Response.redirect(to: options.homePath).settingCookie(sessionCookie(try sessions.create(), maxAge: options.sessionLifetime.components.seconds))
+        return Response.redirect(to: options.homePath).settingCookie(sessionCookie(try sessions.create(), maxAge: options.sessionLifetime.components.seconds, request))
     }
 
     private func refusal(waiting wait: Duration, _ request: Request) throws -> Response {
@@ -119,13 +119,15 @@ public struct PasswordProtection: Middleware {
         return response
     }
 
-    private func logout(_ session: String?) -> Response {
+    private func logout(_ session: String?, _ request: Request) -> Response {
         if let session { sessions.end(session) }
-        return Response.redirect(to: options.loginPath).settingCookie(sessionCookie("", maxAge: 0))
+        return Response.redirect(to: options.loginPath).settingCookie(sessionCookie("", maxAge: 0, request))
     }
 
-    private func sessionCookie(_ value: String, maxAge: Int64) -> Cookie {
-        Cookie(name: options.sessionCookieName, value: value, maxAge: Int(maxAge), httpOnly: true, sameSite: .strict)
+    /// `Secure` over TLS: a browser then never sends the session over plain HTTP.
+    private func sessionCookie(_ value: String, maxAge: Int64, _ request: Request) -> Cookie {
+        Cookie(name: options.sessionCookieName, value: value, maxAge: Int(maxAge), httpOnly: true, sameSite: .strict,
+               secure: request.isSecure)
     }
 
     private func prompt(_ status: HTTPStatus, _ message: String?, _ request: Request) throws -> Response {

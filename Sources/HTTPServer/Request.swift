@@ -21,6 +21,8 @@ public struct Request: Sendable {
     public var csrfToken: String?
     /// The client's IP address, e.g. `127.0.0.1`.
     public var remoteAddress: String
+    /// It came over TLS: cookies set in answer get `Secure`.
+    public var isSecure = false
 
     public init(method: HTTPMethod, path: String, rawQuery: String = "", headers: HTTPHeaders = HTTPHeaders(),
                 form: FormFields = FormFields(), files: [UploadedFile] = [], body: [UInt8] = [],

@@ -82,13 +82,14 @@ final class RequestContext {
     }
 
     /// The complete request, or the error page's status and message.
-    func makeRequest(remoteAddress: String) -> Result<Request, HTTPError> {
+    func makeRequest(remoteAddress: String, isSecure: Bool) -> Result<Request, HTTPError> {
         guard let method = HTTPMethod(rawValue: method) else {
             return .failure(HTTPError(.notImplemented, "The method \(self.method) is not supported."))
         }
         var request: Request
         do {
             request = try Request(method: method, target: rawURI, headers: headers, remoteAddress: remoteAddress)
+            request.isSecure = isSecure
             if case .bytes = receiver { try request.receiveBody(bodyBytes) }
         } catch {
             return .failure(error)

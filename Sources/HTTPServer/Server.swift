@@ -45,6 +45,9 @@ public final class Server: Sendable {
         /// (no request then) and errors that escape the responder. Errors of handlers are best
         /// rendered inside the responder's chain by an `ErrorPages` middleware.
         public var errorPage: ErrorPages.Renderer
+        /// Serves HTTPS with this certificate when set (plain HTTP to the port then fails);
+        /// requests know it from `Request.isSecure`.
+        public var tls: TLSConfiguration?
 
         public init(host: String = "127.0.0.1", port: Int = 0,
                     threadCount: Int = ProcessInfo.processInfo.activeProcessorCount,
@@ -117,14 +120,21 @@ public final class Server: Sendable {
         let connectionLimit = DescriptorLimit.connectionLimit(configured: configuration.maxConnections,
                                                               descriptorLimit: DescriptorLimit.raiseToHard())
         let retained = Unmanaged.passRetained(self)
-        let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue
-        let daemon = wl_mhd_start(
-            flags, listener.descriptor, UInt32(max(1, configuration.threadCount)),
-            UInt32(connectionLimit), UInt32(max(1, configuration.maxConnectionsPerAddress)),
-            UInt32(configuration.headerTimeout), configuration.connectionMemoryLimit,
-            serverAccessHandler, retained.toOpaque(), serverRequestCompleted, retained.toOpaque(),
-            serverRequestStarted, retained.toOpaque())
+        if configuration.tls != nil {
+            guard wl_mhd_supports_tls() else {
+                close(listener.descriptor)
+                retained.release()
+                throw ServerError.tlsUnsupported
+            }
+            flags |= MHD_USE_TLS.rawValue
+        }
+        let daemon = configuration.tls?.keyPEM.withCString { key in
+            configuration.tls?.certificatePEM.withCString { certificate in
+                startDaemon(flags, listener, connectionLimit, retained, tlsKey: key, tlsCertificate: certificate)
+            }
+        } ?? startDaemon(flags, listener, connectionLimit, retained, tlsKey: nil, tlsCertificate: nil)
         guard let daemon else {
             close(listener.descriptor)
             retained.release()
@@ -141,6 +151,17 @@ public final class Server: Sendable {
             $0 = Running(daemon: UncheckedHandle(pointer: daemon), port: listener.port,
                          heartbeat: UncheckedHandle(pointer: heartbeat), retainedSelf: retained)
         }
+    }
+
+    private func startDaemon(_ flags: UInt32, _ listener: ListeningSocket, _ connectionLimit: Int,
+                             _ retained: Unmanaged<Server>, tlsKey: UnsafePointer<CChar>?,
+                             tlsCertificate: UnsafePointer<CChar>?) -> OpaquePointer? {
+        wl_mhd_start(
+            flags, listener.descriptor, UInt32(max(1, configuration.threadCount)),
+            UInt32(connectionLimit), UInt32(max(1, configuration.maxConnectionsPerAddress)),
+            UInt32(configuration.headerTimeout), configuration.connectionMemoryLimit,
+            serverAccessHandler, retained.toOpaque(), serverRequestCompleted, retained.toOpaque(),
+            serverRequestStarted, retained.toOpaque(), tlsKey, tlsCertificate)
     }
 
     /// Stops accepting, lets in-flight requests finish (uploads being processed too), ends every
@@ -223,13 +244,15 @@ public enum ServerError: Error, CustomStringConvertible {
     case invalidHost(String)
     case socketFailed(String)
     case startFailed
+    case tlsUnsupported
 
     public var description: String {
         switch self {
         case .portInUse(let port): "port \(port) is already in use"
         case .invalidHost(let host): "\(host) is not an IP address to listen on"
         case .socketFailed(let reason): "could not open the listening socket: \(reason)"
-        case .startFailed: "libmicrohttpd could not start"
+        case .startFailed: "libmicrohttpd could not start (with TLS: is the certificate or key malformed?)"
+        case .tlsUnsupported: "this libmicrohttpd was built without TLS support"
         }
     }
 }

@@ -47,7 +47,8 @@ func serverAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePo
         return queue(response, on: connection, context, server)
     }
     let response: Response
-    switch context.makeRequest(remoteAddress: remoteAddress(of: connection)) {
+    switch context.makeRequest(remoteAddress: remoteAddress(of: connection),
+                                       isSecure: server.configuration.tls != nil) {
     case .success(let request) where !request.files.isEmpty:
         if server.uploads.handle(request, connection: connection, context: context, respond: server.respond) {
             return MHD_Result.YES

@@ -8,12 +8,14 @@ import WishlistCore
 /// `/trips/:id/original` (the upload as it came, GPS and camera EXIF included, only as a
 /// download). All carry a strong ETag from the photo's content version; URLs with
 /// `?v=<that version>` never change content, so browsers may keep them for a year without asking again.
+/// Always `private`: they are someone's photos, behind a password when one is set, and a local
+/// app gains nothing from a shared cache (a proxy must never keep them).
 struct PhotoRoutes {
     let app: WishlistApp
 
-    static let immutable = "public, max-age=31536000, immutable"
+    static let immutable = "private, max-age=31536000, immutable"
     /// Without the version in the URL the same address may show a new photo tomorrow.
-    static let revalidate = "no-cache"
+    static let revalidate = "private, no-cache"
 
     func register(on router: inout Router) {
         router.get("/trips/:id/thumbnail") { request in try thumbnail(request) }

@@ -36,8 +36,9 @@ struct SharedResponse: Sendable {
             response.body = .bytes(body.filled(with: token))
         }
         response.headers["Vary"] = "Accept-Encoding"
-        // The data changes; let clients revalidate rather than guess.
-        response.headers["Cache-Control"] = "no-cache"
+        // The data changes; let clients revalidate rather than guess. Private: a page shows the
+        // owner's wishlist (behind a password when one is set), never for a shared cache.
+        response.headers["Cache-Control"] = "private, no-cache"
         return response
     }
 }

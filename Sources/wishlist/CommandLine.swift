@@ -19,6 +19,10 @@ struct Invocation {
     /// `import` may replace a wishlist that has trips (after backing it up).
     var replace = false
     var maxPhotoMegabytes = 30
+    var tls = TLSMode.auto
+    /// A certificate and key of the owner's own (PEM files), instead of the self-signed one.
+    var tlsCertificateFile: String?
+    var tlsKeyFile: String?
     var sample = SampleSize()
 
     /// The size and seed of a generated sample archive.
@@ -59,7 +63,19 @@ struct Invocation {
       --max-photo-mb N      largest photo upload in megabytes (default 30)
       --reload              re-read changed templates on every request (development)
       --access-log          print a line per request to standard error
+      --tls auto|on|off     serve HTTPS (default auto: on beyond loopback or with --tls-cert);
+                            without --tls-cert, a self-signed certificate is made on first use
+                            and kept in the data folder; its SHA-256 fingerprint is printed
+      --tls-cert FILE       PEM certificate (chain) to serve HTTPS with, with --tls-key
+      --tls-key FILE        PEM private key of --tls-cert
     """
+
+    /// When `serve` speaks HTTPS.
+    enum TLSMode: String, CaseIterable {
+        /// Beyond loopback (so with a password), or when a certificate is given.
+        case auto
+        case on, off
+    }
 
     struct UsageError: Error, CustomStringConvertible {
         let description: String
@@ -119,6 +135,16 @@ struct Invocation {
                 invocation.sample.activitiesPerTrip = try number(for: argument, in: 0...1000)
             case "--seed":
                 invocation.sample.seed = UInt64(try number(for: argument, in: 0...Int.max))
+            case "--tls":
+                let text = try value(for: argument)
+                guard let mode = TLSMode(rawValue: text) else {
+                    throw UsageError(description: "--tls must be one of \(TLSMode.allCases.map(\.rawValue).joined(separator: ", ")), not “\(text)”.")
+                }
+                invocation.tls = mode
+            case "--tls-cert":
+                invocation.tlsCertificateFile = try value(for: argument)
+            case "--tls-key":
+                invocation.tlsKeyFile = try value(for: argument)
             case "--reload":
                 invocation.reload = true
             case "--access-log":
@@ -136,6 +162,12 @@ struct Invocation {
             throw UsageError(description: expectedPaths == 0
                 ? "serve takes no file arguments (got “\(invocation.paths[0])”)."
                 : "\(invocation.command.rawValue) needs exactly one PATH.")
+        }
+        if (invocation.tlsCertificateFile == nil) != (invocation.tlsKeyFile == nil) {
+            throw UsageError(description: "--tls-cert and --tls-key go together.")
+        }
+        if invocation.tls == .off, invocation.tlsCertificateFile != nil {
+            throw UsageError(description: "--tls off serves no certificate: leave out --tls-cert and --tls-key.")
         }
         return invocation
     }

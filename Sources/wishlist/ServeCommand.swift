@@ -17,6 +17,7 @@ struct ServeCommand {
         // The port first: a port in use must fail the start before the data folder is created or seeded.
         let listener = try ListeningSocket(host: invocation.host, port: Int(invocation.port))
         let lock = try DataFolderLock(folder: invocation.dataDirectory, command: "serve")
+        let tls = try TLSSetup.configuration(for: invocation, isLoopback: ListenPolicy.isLoopback(invocation.host))
         let maxPhotoBytes = invocation.maxPhotoMegabytes * 1024 * 1024
         let store = try DamagedDatabase.explained(invocation) {
             try WishlistStore(path: invocation.databasePath, photoLimits: PhotoLimits(maxBytes: maxPhotoBytes))
@@ -36,11 +37,17 @@ struct ServeCommand {
         // Off by default: one `write` per request was a tenth of a cached page's cost, and a
         // one-person app's terminal needs no traffic log.
         configuration.accessLog = invocation.accessLog
+        configuration.tls = tls
         let server = try app.makeServer(configuration)
         try server.start(listeningOn: listener)
         let shownHost = invocation.host.contains(":") ? "[\(invocation.host)]" : invocation.host
-        // Written unbuffered so a log file or pipe sees it at once.
-        FileHandle.standardOutput.write(Data("Wishlist is ready at http://\(shownHost):\(server.port)/\n".utf8))
+        // Written unbuffered so a log file or pipe sees it at once. The fingerprint first: the owner
+        // compares it with the browser's before typing the password into a self-signed page.
+        if let fingerprint = try tls?.fingerprint() {
+            FileHandle.standardOutput.write(Data("TLS certificate SHA-256 fingerprint: \(fingerprint)\n".utf8))
+        }
+        let scheme = tls == nil ? "http" : "https"
+        FileHandle.standardOutput.write(Data("Wishlist is ready at \(scheme)://\(shownHost):\(server.port)/\n".utf8))
         DispatchQueue.global(qos: .utility).async { Self.sweepPhotos(of: store) }
         // A burst of requests leaves SQLite's page caches and glibc's per-thread arenas full
         // (Benchmarks/README.md); once the server is quiet, give that back. Serving again refills the caches.

@@ -32,7 +32,7 @@ import TestSupport
         let thumbnail = try site.get("/trips/\(trip.id)/thumbnail?v=\(photo.version)")
         #expect(thumbnail.status == 200)
         #expect(thumbnail.header("Content-Type") == "image/webp")
-        #expect(thumbnail.header("Cache-Control") == "public, max-age=31536000, immutable")
+        #expect(thumbnail.header("Cache-Control") == "private, max-age=31536000, immutable")
         #expect(thumbnail.header("X-Content-Type-Options") == "nosniff")
         #expect(try MediaType.detect(bytes: thumbnail.body) == "image/webp")
         #expect(thumbnail.body.count < 40_000)
@@ -41,7 +41,7 @@ import TestSupport
 
         let revalidated = try site.get("/trips/\(trip.id)/thumbnail?v=\(photo.version)", headers: ["If-None-Match": etag])
         #expect(revalidated.status == 304 && revalidated.body.isEmpty)
-        #expect(try site.get("/trips/\(trip.id)/thumbnail").header("Cache-Control") == "no-cache", "an unversioned URL may change")
+        #expect(try site.get("/trips/\(trip.id)/thumbnail").header("Cache-Control") == "private, no-cache", "an unversioned URL may change")
 
         let page = try site.get("/trips/\(trip.id)").text
         let large = "/trips/\(trip.id)/photo/2048?v=\(photo.version)", medium = "/trips/\(trip.id)/photo/1024?v=\(photo.version)"
@@ -50,7 +50,7 @@ import TestSupport
         let full = try site.get(large)
         #expect(full.status == 200 && full.header("Content-Type") == "image/jpeg")
         #expect(try MediaType.detect(bytes: full.body) == "image/jpeg" && full.body != jpeg, "a rendition, not the upload")
-        #expect(full.header("Cache-Control") == "public, max-age=31536000, immutable")
+        #expect(full.header("Cache-Control") == "private, max-age=31536000, immutable")
         #expect(try site.get("/trips/\(trip.id)/photo/2048", headers: ["If-None-Match": full.header("ETag") ?? "?"]).status == 304)
         #expect(try site.get(medium).status == 200)
         #expect(try site.get("/trips/\(trip.id)/photo/4096").status == 404, "only the sizes there are")

@@ -44,8 +44,8 @@ import WishlistWeb
         }
 
         /// The port from the ready line (waiting up to 10 s for it).
-        func readyPort() throws -> Int {
-            let prefix = "Wishlist is ready at http://127.0.0.1:"
+        func readyPort(scheme: String = "http") throws -> Int {
+            let prefix = "Wishlist is ready at \(scheme)://127.0.0.1:"
             let deadline = ContinuousClock.now + .seconds(10)
             var line: Substring?
             while line == nil, ContinuousClock.now < deadline {
@@ -71,7 +71,7 @@ import WishlistWeb
             return !process.isRunning
         }
 
-        private static func contents(of path: String) -> String {
+        static func contents(of path: String) -> String {
             (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         }
     }

@@ -18,7 +18,7 @@ import Testing
     @Test func theViewersTokenGoesInAndTheStatusStays() {
         let response = Self.page.response(for: Self.request(token: "T"))
         #expect(response.status == .unprocessableContent)
-        #expect(response.headers["Cache-Control"] == "no-cache")
+        #expect(response.headers["Cache-Control"] == "private, no-cache")
         #expect(response.headers["Vary"] == "Accept-Encoding")
         #expect(response.headers["Content-Encoding"] == nil)
         guard case .bytes(let bytes) = response.body else { Issue.record("not bytes"); return }
