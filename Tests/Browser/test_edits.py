@@ -12,6 +12,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 from conftest import make_driver, screenshot, wait_until
+from test_layout import add_trip
 from test_photos import make_jpeg
 from test_screens import activity_names, open_trip
 
@@ -200,14 +201,6 @@ def test_a_badge_earned_by_a_check_off_is_said_on_the_trip_page(server, browser)
     assert browser.find_element(By.ID, "trip-notice").get_attribute("role") == "status"
     assert browser.execute_script("return window.__notReloaded === true")
     screenshot(browser, "badge-earned")
-
-
-def add_trip(driver, server, name, collection):
-    driver.get(server.url + "/trips/new")
-    driver.find_element(By.NAME, "name").send_keys(name)
-    Select(driver.find_element(By.NAME, "collection")).select_by_visible_text(collection)
-    driver.find_element(By.CSS_SELECTOR, ".form-actions button[type=submit]").click()
-    wait_until(driver, lambda d: d.current_url.rstrip("/") == server.url)
 
 
 def test_search_results_typed_in_place_update_live(server, browser, second_browser):
