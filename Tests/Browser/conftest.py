@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -123,10 +123,23 @@ def second_browser():
     driver.quit()
 
 
+# What chromedriver says when a read lands mid-navigation: the node it found left the document.
+MID_NAVIGATION = ("does not belong to the document", "No node with given id", "Cannot find context with specified id")
+
+
 def wait_until(driver, condition, timeout=5):
-    # A live page replaces elements at any moment: one read mid-swap is retried, not a failure.
-    return WebDriverWait(driver, timeout, poll_frequency=0.05,
-                         ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition(d))
+    # A live page replaces elements and a form post replaces the document at any moment:
+    # one read mid-swap or mid-navigation is retried, not a failure.
+    def settled(d):
+        try:
+            return condition(d)
+        except (StaleElementReferenceException, NoSuchElementException):
+            return False
+        except WebDriverException as error:
+            if any(phrase in str(error) for phrase in MID_NAVIGATION):
+                return False
+            raise
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(settled)
 
 
 def screenshot(driver, name):
