@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers, bottom to top. The four libraries in the middle know nothing of trips:
-//   C system libraries  ->  HTTPServer, Mustache, Persistence, Imaging  ->  WishlistCore  ->  WishlistWeb  ->  wishlist
+// Layers, bottom to top. The libraries in the middle know nothing of trips:
+//   C system libraries  ->  HTTPServer, Mustache, Persistence, Imaging, FileArchive, Places  ->  WishlistCore  ->  WishlistWeb  ->  wishlist
 let package = Package(
     name: "Wishlist",
     platforms: [.macOS(.v15)],
@@ -37,6 +37,8 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive",
                        providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CGeonames", pkgConfig: "geonames",
+                       providers: [.apt(["libgeonames-dev"])]),
 
         // General libraries.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CZlib", "CGnuTLS"]),
@@ -44,9 +46,10 @@ let package = Package(
         .target(name: "Persistence", dependencies: ["CSQLite"]),
         .target(name: "Imaging", dependencies: ["CVips", "CMagic", "CWebPMux"]),
         .target(name: "FileArchive", dependencies: ["CArchive"]),
+        .target(name: "Places", dependencies: ["CGeonames"]),
 
         // The app.
-        .target(name: "WishlistCore", dependencies: ["Persistence", "Imaging", "FileArchive"]),
+        .target(name: "WishlistCore", dependencies: ["Persistence", "Imaging", "FileArchive", "Places"]),
         .target(name: "WishlistWeb", dependencies: ["HTTPServer", "Mustache", "Persistence", "Imaging", "WishlistCore"]),
         .executableTarget(name: "wishlist", dependencies: ["WishlistWeb", "WishlistCore", "HTTPServer", "Persistence", "CMalloc"]),
 
@@ -57,6 +60,7 @@ let package = Package(
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "CSQLite"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "FileArchiveTests", dependencies: ["FileArchive", "CArchive"]),
+        .testTarget(name: "PlacesTests", dependencies: ["Places"]),
         .testTarget(name: "WishlistCoreTests", dependencies: ["WishlistCore", "Persistence", "Imaging", "FileArchive", "TestSupport"]),
         .testTarget(name: "WishlistWebTests", dependencies: ["WishlistWeb", "WishlistCore", "HTTPServer", "Persistence", "Imaging",
                                                    "TestSupport"], exclude: ["Snapshots"]),

@@ -95,7 +95,7 @@ struct ArchiveImporter {
 
     private func insert(_ trip: ArchiveTrip, importTime: Date) throws -> Int64 {
         let creationDate = trip.creationDate ?? importTime
-        let tripID = try Rows.insertTrip(name: trip.name, subtitle: trip.subtitle, collection: trip.collection,
+        let tripID = try Rows.insertTrip(TripFields(name: trip.name, subtitle: trip.subtitle, collection: trip.collection),
                                          creationDate: creationDate, on: connection)
         for activity in trip.activities {
             let dateCreated = activity.dateCreated ?? creationDate

@@ -18,6 +18,10 @@ public struct Trip: Identifiable, Hashable, Sendable, FetchableRecord {
     public var photo: TripPhotoSummary?
     /// The full-size photo's TripImage row, if any.
     public var imageID: Int64?
+    public var destination: TripDestination?
+    public var startDate: CalendarDate?
+    /// On or after `startDate` (the schema checks it).
+    public var endDate: CalendarDate?
 
     /// Whether a thumbnail is stored inline.
     public var hasThumbnail: Bool { photo != nil }
@@ -33,7 +37,8 @@ public struct Trip: Identifiable, Hashable, Sendable, FetchableRecord {
     public static let selection = """
         Trip.id, Trip.name, Trip.subtitle, Trip.collection, Trip.creation_date, Trip.activity_count,
         Trip.completed_activity_count, Trip.is_complete, Trip.image_id,
-        Trip.photo_version, Trip.thumbnail_width, Trip.thumbnail_height, Trip.photo_width, Trip.photo_height
+        Trip.photo_version, Trip.thumbnail_width, Trip.thumbnail_height, Trip.photo_width, Trip.photo_height,
+        Trip.start_date, Trip.end_date, \(TripDestination.selection)
         """
 
     public init(row: Row) throws {
@@ -47,5 +52,8 @@ public struct Trip: Identifiable, Hashable, Sendable, FetchableRecord {
         isComplete = try row.decode("is_complete")
         imageID = try row.decode("image_id")
         photo = try TripPhotoSummary(row: row)
+        destination = try TripDestination(row: row)
+        startDate = try row.decode("start_date")
+        endDate = try row.decode("end_date")
     }
 }

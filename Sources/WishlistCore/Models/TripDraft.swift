@@ -1,23 +1,78 @@
+import Foundation
+import Persistence
+
 /// A trip as entered in the new-trip or edit form, before validation.
 public struct TripDraft: Hashable, Sendable {
     public var name: String
     public var subtitle: String?
     /// nil when the form sent no known collection (`TripCollection(rawValue:)` failed).
     public var collection: TripCollection?
+    /// nil or a blank name for none.
+    public var destination: TripDestination?
+    /// The dates as typed (`YYYY-MM-DD`, the value of `<input type="date">`); nil or empty for none.
+    public var startDate: String?
+    public var endDate: String?
 
-    public init(name: String, subtitle: String? = nil, collection: TripCollection?) {
+    public init(name: String, subtitle: String? = nil, collection: TripCollection?,
+                destination: TripDestination? = nil, startDate: String? = nil, endDate: String? = nil) {
         self.name = name
         self.subtitle = subtitle
         self.collection = collection
+        self.destination = destination
+        self.startDate = startDate
+        self.endDate = endDate
     }
 
     /// The draft with trimmed text, or the first problem in field order.
-    func validated() throws(ValidationError) -> (name: String, subtitle: String?, collection: TripCollection) {
+    func validated() throws(ValidationError) -> TripFields {
         let name = try TextRules.required(name, field: "name", noun: "title", emptyMessage: "Enter a trip title.")
         let subtitle = try TextRules.optional(subtitle, field: "subtitle", noun: "subtitle")
         guard let collection else {
             throw ValidationError(field: "collection", message: "Choose one of the four collections.")
         }
-        return (name, subtitle, collection)
+        let destination = try validatedDestination()
+        let startDate = try Self.date(startDate, field: "startDate", noun: "start date")
+        let endDate = try Self.date(endDate, field: "endDate", noun: "end date")
+        if let startDate, let endDate, endDate < startDate {
+            throw ValidationError(field: "endDate", message: "The end date is before the start date: choose an end on or after \(startDate).")
+        }
+        return TripFields(name: name, subtitle: subtitle, collection: collection, destination: destination,
+                          startDate: startDate, endDate: endDate)
+    }
+
+    private func validatedDestination() throws(ValidationError) -> TripDestination? {
+        guard var destination,
+              let name = try TextRules.optional(destination.name, field: "destination", noun: "destination") else { return nil }
+        if let coordinate = destination.coordinate, !coordinate.isValid {
+            throw ValidationError(field: "destination", message: "That place has no valid position: search for it again.")
+        }
+        destination.name = name
+        return destination
+    }
+
+    private static func date(_ text: String?, field: String, noun: String) throws(ValidationError) -> CalendarDate? {
+        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        guard let date = CalendarDate(text) else {
+            throw ValidationError(field: field, message: "Enter the \(noun) as a date, such as 2027-04-12.")
+        }
+        return date
+    }
+}
+
+/// A trip's own fields, validated: what the writes store.
+struct TripFields: Hashable, Sendable {
+    var name: String
+    var subtitle: String?
+    var collection: TripCollection
+    var destination: TripDestination? = nil
+    var startDate: CalendarDate? = nil
+    var endDate: CalendarDate? = nil
+
+    /// The Trip columns these fields fill, in the order of `values`.
+    static let columns = "name, name_folded, subtitle, collection, destination, latitude, longitude, place, start_date, end_date"
+
+    var values: [any DatabaseValueConvertible] {
+        [name, name.folded, subtitle, collection, destination?.name, destination?.coordinate?.latitude,
+         destination?.coordinate?.longitude, destination?.place.map(CodableAttribute.init), startDate, endDate]
     }
 }

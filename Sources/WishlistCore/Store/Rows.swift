@@ -4,12 +4,16 @@ import Persistence
 /// The INSERTs shared by the app's writes, seeding and import. `Connection.execute` reuses one
 /// prepared statement per SQL text, so bulk imports pay for parsing once.
 enum Rows {
-    static func insertTrip(name: String, subtitle: String?, collection: TripCollection, creationDate: Date,
-                           on connection: Connection) throws -> Int64 {
+    static func insertTrip(_ fields: TripFields, creationDate: Date, on connection: Connection) throws -> Int64 {
         try connection.execute("""
-            INSERT INTO Trip (name, name_folded, subtitle, collection, creation_date) VALUES (?, ?, ?, ?, ?)
-            """, [name, name.folded, subtitle, collection, creationDate])
+            INSERT INTO Trip (\(TripFields.columns), creation_date) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, fields.values + [creationDate])
         return connection.lastInsertedRowID
+    }
+
+    static func updateTrip(id: Int64, _ fields: TripFields, on connection: Connection) throws {
+        let assignments = TripFields.columns.split(separator: ", ").map { "\($0) = ?" }.joined(separator: ", ")
+        try connection.execute("UPDATE Trip SET \(assignments) WHERE id = ?", fields.values + [id])
     }
 
     static func insertActivity(tripID: Int64, name: String, isComplete: Bool, dateCreated: Date, dateEdited: Date,

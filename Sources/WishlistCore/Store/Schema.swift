@@ -26,6 +26,7 @@ enum Schema {
         },
         collectionRows,
         searchWords,
+        destinations,
     ]
 
     /// Photos (see `PhotoLibrary`). The sizes and the content version live on the trip row so

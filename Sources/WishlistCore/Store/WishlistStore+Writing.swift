@@ -16,8 +16,7 @@ extension WishlistStore {
         let photo = try photoPath.map(photos.prepare)
         return try photos.committing(photo) { stored in
             try database.write(author: author) { connection in
-                let id = try Rows.insertTrip(name: trip.name, subtitle: trip.subtitle, collection: trip.collection,
-                                             creationDate: clock.now(), on: connection)
+                let id = try Rows.insertTrip(trip, creationDate: clock.now(), on: connection)
                 if let stored { try PhotoRows.attach(stored, toTrip: id, on: connection) }
                 return (id, released: [])
             }
@@ -32,9 +31,7 @@ extension WishlistStore {
         try photos.committing(photo) { stored in
             try database.write(author: author) { connection in
                 try PhotoRows.releasing(filesOfTrip: id, on: connection) {
-                    try connection.execute("""
-                        UPDATE Trip SET name = ?, name_folded = ?, subtitle = ?, collection = ? WHERE id = ?
-                        """, [trip.name, trip.name.folded, trip.subtitle, trip.collection, id])
+                    try Rows.updateTrip(id: id, trip, on: connection)
                     try Self.requireChange(on: connection, entity: "trip", id: id)
                     if let stored { try PhotoRows.attach(stored, toTrip: id, on: connection) }
                 }

@@ -70,8 +70,7 @@ extension SampleTrips {
         let start = end.addingTimeInterval(-Double(all.count) * 60)
         for (index, (sample, photo)) in zip(all, photos).enumerated() {
             let creationDate = start.addingTimeInterval(Double(index) * 60)
-            let tripID = try Rows.insertTrip(name: sample.name, subtitle: nil, collection: sample.collection,
-                                             creationDate: creationDate, on: connection)
+            let tripID = try Rows.insertTrip(sample.fields, creationDate: creationDate, on: connection)
             try PhotoRows.attach(photo, toTrip: tripID, on: connection)
             for (offset, activity) in sample.activities.enumerated() {
                 let date = creationDate.addingTimeInterval(Double(offset))
