@@ -21,6 +21,9 @@ struct TripPage {
         let message: String
     }
 
+    /// The edit-mode form: the trip's fields and the activity renames, which leaving saves.
+    static let formID = "edit-trip"
+
     /// Names a badge the last check-off earned (`?earned=<goal id>`), which the page announces.
     static let earnedParameter = "earned"
 
@@ -55,14 +58,15 @@ struct TripPage {
         if editing {
             let form = form ?? TripForm(trip: trip)
             context["form"] = .object(form.context(
-                formID: "edit-trip", action: "/trips/\(trip.id)", heading: "Edit Trip", submitLabel: "Save Changes",
+                formID: Self.formID, action: "/trips/\(trip.id)", heading: "Edit Trip", submitLabel: "Save Changes",
                 cancelURL: nil, photo: PhotoFieldView(current: trip, maxBytes: app.configuration.maxPhotoBytes)))
             var field: [String: MustacheValue] = ["value": .string(newActivity?.value ?? "")]
             if let error = newActivity?.error { field["error"] = .string(error) }
             context["newActivity"] = .object(field)
         }
         let live = LiveSubscription(topics: [.tripHeader(tripID: id), .activityList(tripID: id, editing: editing)], since: since)
-        return try app.pages.render("trip", for: request, tab: .wishlist, live: live, status: status, context)
+        return try app.pages.render("trip", for: request, tab: .wishlist, live: live, status: status,
+                                    savingForm: editing ? Self.formID : nil, context)
     }
 }
 

@@ -26,6 +26,7 @@ enum Schema {
         },
         collectionRows,
         searchWords,
+        recentlyDeleted,
     ]
 
     /// Photos (see `PhotoLibrary`). The sizes and the content version live on the trip row so
