@@ -51,6 +51,7 @@ struct TripPage {
             "header": headerView.mustacheValue,
             "list": listView.mustacheValue,
             "editing": .bool(editing),
+            "undo": try UndoRoutes.notice(for: request, store: app.store),
             "earned": .array(achieved.filter { earnedIDs.contains($0.id) }.map { goal in
                 ["name": .string(goal.name), "badge": .string(goal.badge)]
             }),
