@@ -87,6 +87,7 @@ struct TripHeaderView: FragmentView {
         var fields: [String: MustacheValue] = [
             "id": .int(Int(trip.id)),
             "name": .string(trip.name),
+            "nameLength": .string(TripViews.nameLength(trip.name)),
             "collectionTitle": .string(trip.collection.title),
             "percentComplete": .int(TripViews.percent(trip.completionFraction)),
         ]
