@@ -213,21 +213,20 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
-// Leaving edit mode by a link (the Wishlist tab, Back) with the trip form changed asks first;
-// saving goes through Done, sent on to the link's page.
-async function leaveEditMode(event, link) {
-  const form = document.getElementById("edit-trip");
-  const done = document.querySelector("[data-done]");
-  if (!form || !done || !formHasChanges(form) || link.hasAttribute("download") || link.closest("#edit-trip, [data-confirm-delete]")) return;
+// Leaving edit mode by Back or a tab, buttons that save the trip form and go on: with the form
+// unchanged it just goes; changed, it asks first whether to save (as the button would) or discard.
+async function leaveEditMode(event, button) {
+  const form = button.form;
+  if (!form) return;
   event.preventDefault();
+  if (!formHasChanges(form)) {
+    window.location.assign(button.dataset.leaveTo);
+    return;
+  }
   const answer = await dialog({ heading: "Save your changes?", message: "You changed this trip and haven’t saved it yet.",
                                 labels: [{ label: "Discard", kind: "secondary" }, { label: "Save", kind: "" }], focus: 1 });
-  if (answer === 1) {
-    done.value = new URL(link.href).pathname;
-    form.requestSubmit(done);
-  } else if (answer === 0) {
-    window.location.assign(link.href);
-  }
+  if (answer === 1) form.requestSubmit(button);
+  else if (answer === 0) window.location.assign(button.dataset.leaveTo);
 }
 
 // ---------- Forms that update the page in place ----------
@@ -274,8 +273,8 @@ document.addEventListener("click", async (event) => {
     if (await confirmDialog(deleter.dataset.confirmDelete, "Delete")) postTo(deleter.href);
     return;
   }
-  const link = event.target.closest("a[href]");
-  if (link && event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey) leaveEditMode(event, link);
+  const leaver = event.target.closest("button[data-leave-to]");
+  if (leaver) leaveEditMode(event, leaver);
 });
 
 // Closing the New Trip sheet with Escape asks first when something was typed

@@ -59,9 +59,11 @@ struct PageRenderer: Sendable {
     }
 
     /// The page rendered for any viewer: `SharedResponse.response(for:)` puts in the viewer's token.
+    /// With `savingForm` (the id of a form with fields not yet saved), the tabs submit that form
+    /// and go on to their screen once it is saved, so leaving by them drops nothing.
     func render(
         _ template: String, for request: Request?, tab: Tab?, live: LiveSubscription? = nil,
-        status: HTTPStatus = .ok, _ context: [String: MustacheValue]
+        status: HTTPStatus = .ok, savingForm: String? = nil, _ context: [String: MustacheValue]
     ) throws -> SharedResponse {
         var context = context
         context["csrfToken"] = .string(tokenPlaceholder)
@@ -69,6 +71,7 @@ struct PageRenderer: Sendable {
         context["tabs"] = .array(Tab.allCases.map { item in
             ["id": .string(item.rawValue), "label": .string(item.label), "href": .string(item.href), "current": .bool(item == tab)]
         })
+        if let savingForm { context["savingForm"] = .string(savingForm) }
         if let live {
             context["liveTopics"] = .string(live.topics.map(\.id).joined(separator: " "))
             context["liveSince"] = .string(String(live.since))

@@ -62,14 +62,13 @@ extension TripPage {
     func confirmDelete(_ request: Request) throws -> Response {
         let trip = try trip(request)
         return try confirmation(for: request, heading: "Delete Trip",
-                                message: "Delete “\(trip.name)” and all its activities? This can’t be undone.",
+                                message: "Delete “\(trip.name)” and all its activities?",
                                 action: "/trips/\(trip.id)/delete", cancelURL: "/trips/\(trip.id)?edit=1")
     }
 
     func delete(_ request: Request) throws -> Response {
         let trip = try trip(request)
-        try app.store.deleteTrip(id: trip.id)
-        return .redirect(to: "/")
+        return .redirect(to: UndoRoutes.path("/", offeringUndoOf: try app.store.deleteTrip(id: trip.id)))
     }
 
     // MARK: Changing activities
@@ -123,8 +122,8 @@ extension TripPage {
 
     func deleteActivity(_ request: Request) throws -> Response {
         let activity = try activity(request)
-        try app.store.deleteActivity(id: activity.id)
-        return .redirect(to: "/trips/\(activity.tripID)?edit=1")
+        let deletion = try app.store.deleteActivity(id: activity.id)
+        return .redirect(to: UndoRoutes.path("/trips/\(activity.tripID)?edit=1", offeringUndoOf: deletion))
     }
 
     func setSortOrder(_ request: Request) throws -> Response {

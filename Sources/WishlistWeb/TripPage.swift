@@ -21,6 +21,9 @@ struct TripPage {
         let message: String
     }
 
+    /// The edit-mode form: the trip's fields and the activity renames, which leaving saves.
+    static let formID = "edit-trip"
+
     /// Names a badge the last check-off earned (`?earned=<goal id>`), which the page announces.
     static let earnedParameter = "earned"
 
@@ -48,6 +51,7 @@ struct TripPage {
             "header": headerView.mustacheValue,
             "list": listView.mustacheValue,
             "editing": .bool(editing),
+            "undo": try UndoRoutes.notice(for: request, store: app.store),
             "earned": .array(achieved.filter { earnedIDs.contains($0.id) }.map { goal in
                 ["name": .string(goal.name), "badge": .string(goal.badge)]
             }),
@@ -55,14 +59,15 @@ struct TripPage {
         if editing {
             let form = form ?? TripForm(trip: trip)
             context["form"] = .object(form.context(
-                formID: "edit-trip", action: "/trips/\(trip.id)", heading: "Edit Trip", submitLabel: "Save Changes",
+                formID: Self.formID, action: "/trips/\(trip.id)", heading: "Edit Trip", submitLabel: "Save Changes",
                 cancelURL: nil, photo: PhotoFieldView(current: trip, maxBytes: app.configuration.maxPhotoBytes)))
             var field: [String: MustacheValue] = ["value": .string(newActivity?.value ?? "")]
             if let error = newActivity?.error { field["error"] = .string(error) }
             context["newActivity"] = .object(field)
         }
         let live = LiveSubscription(topics: [.tripHeader(tripID: id), .activityList(tripID: id, editing: editing)], since: since)
-        return try app.pages.render("trip", for: request, tab: .wishlist, live: live, status: status, context)
+        return try app.pages.render("trip", for: request, tab: .wishlist, live: live, status: status,
+                                    savingForm: editing ? Self.formID : nil, context)
     }
 }
 
@@ -82,6 +87,7 @@ struct TripHeaderView: FragmentView {
         var fields: [String: MustacheValue] = [
             "id": .int(Int(trip.id)),
             "name": .string(trip.name),
+            "nameLength": .string(TripViews.nameLength(trip.name)),
             "collectionTitle": .string(trip.collection.title),
             "percentComplete": .int(TripViews.percent(trip.completionFraction)),
         ]

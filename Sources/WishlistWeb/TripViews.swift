@@ -13,6 +13,7 @@ struct TripCardView: MustacheConvertible {
         var value = [String: MustacheValue](minimumCapacity: 10 + extra.count)
         value["id"] = .int(Int(trip.id))
         value["name"] = .string(trip.name)
+        value["nameLength"] = .string(TripViews.nameLength(trip.name))
         value["isComplete"] = .bool(trip.isComplete)
         value["activityCount"] = .int(trip.activityCount)
         value["activityLabel"] = .string(trip.activityCount == 1 ? "1 Activity" : "\(trip.activityCount) Activities")
@@ -34,6 +35,18 @@ struct TripCardView: MustacheConvertible {
 
 /// What several views of trips share.
 enum TripViews {
+    /// How long a name is, in steps the style sheets size it by (`data-name-length`): a long name
+    /// is set smaller, so that any name up to the 200-character limit takes a few lines at any
+    /// width. Counted in characters, which is what the eye sees.
+    static func nameLength(_ name: String) -> String {
+        switch name.count {
+        case ...30: "short"
+        case ...60: "long"
+        case ...110: "longer"
+        default: "longest"
+        }
+    }
+
     static let placeholderURL = "/static/images/placeholder.svg"
     static let placeholderSize = (width: 480, height: 360)
 

@@ -51,6 +51,7 @@ public final class WishlistApp: Sendable {
         SearchPage(app: self).register(on: &router)
         NewTripPage(app: self).register(on: &router)
         TripPage(app: self).register(on: &router)
+        UndoRoutes(app: self).register(on: &router)
         PhotoRoutes(app: self).register(on: &router)
         APIRoutes(app: self).register(on: &router)
         HistoryRoutes(app: self).register(on: &router)

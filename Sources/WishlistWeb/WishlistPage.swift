@@ -22,6 +22,7 @@ struct WishlistPage {
         let context: [String: MustacheValue] = [
             "carousel": fragments[0],
             "collections": .array(Array(fragments.dropFirst())),
+            "undo": try UndoRoutes.notice(for: request, store: app.store),
             "newTrip": .object(NewTripPage.formContext(TripForm(newIn: newTripCollection), formID: "new-trip", cancelURL: "/",
                                                        maxPhotoBytes: app.configuration.maxPhotoBytes)),
         ]

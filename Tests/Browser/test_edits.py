@@ -79,13 +79,41 @@ def test_done_keeps_every_unsaved_edit_without_javascript(server, scriptless_bro
 def test_leaving_by_the_tab_with_unsaved_edits_asks_and_saves(server, browser):
     open_edit_mode(browser, server)
     type_edits_without_saving(browser, photo=None)
-    browser.find_element(By.CSS_SELECTOR, ".tabbar a.tab-wishlist").click()
+    browser.find_element(By.CSS_SELECTOR, ".tabbar .tab-wishlist").click()
     dialog = browser.find_element(By.CSS_SELECTOR, "dialog.alert[open]")
     assert "Save your changes?" in dialog.text
     dialog.find_element(By.XPATH, ".//button[.='Save']").click()
     wait_until(browser, lambda d: d.current_url.rstrip("/") == server.url)
     open_trip(browser, server, "Mont Blanc at Dawn")
     assert "Snowshoe hike at dawn" in activity_names(browser)
+
+
+def test_leaving_by_the_tab_without_javascript_saves_first(server, scriptless_browser):
+    driver = scriptless_browser
+    open_edit_mode(driver, server)
+    driver.find_element(By.ID, "edit-trip-name").send_keys(Keys.CONTROL, "a", Keys.NULL, "Mont Blanc at Dawn")
+    screenshot(driver, "edit-mode-scriptless-1280")
+    driver.find_element(By.CSS_SELECTOR, ".tabbar .tab-wishlist").click()
+    wait_until(driver, lambda d: d.current_url.rstrip("/") == server.url)
+    open_trip(driver, server, "Mont Blanc at Dawn")
+
+
+def test_leaving_by_back_without_javascript_saves_the_renames(server, scriptless_browser):
+    driver = scriptless_browser
+    open_edit_mode(driver, server)
+    rename_field(driver, "Snowshoe hike").send_keys(Keys.CONTROL, "a", Keys.NULL, "Snowshoe hike at dawn")
+    driver.execute_script("window.scrollTo(0, 0)")
+    driver.find_element(By.CSS_SELECTOR, ".trip-toolbar .back").click()
+    wait_until(driver, lambda d: d.current_url.rstrip("/") == server.url)
+    open_trip(driver, server, TRIP)
+    assert "Snowshoe hike at dawn" in activity_names(driver)
+
+
+def test_leaving_by_the_goals_tab_unchanged_with_javascript_just_goes(server, browser):
+    open_edit_mode(browser, server)
+    browser.find_element(By.CSS_SELECTOR, ".tabbar .tab-goals").click()
+    wait_until(browser, lambda d: d.current_url == server.url + "/goals")
+    assert not browser.find_elements(By.CSS_SELECTOR, "dialog.alert[open]")
 
 
 def mark_page(driver):

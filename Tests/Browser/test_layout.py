@@ -6,7 +6,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from conftest import DESKTOP, PHONE, wait_until
+from conftest import DESKTOP, PHONE, screenshot, wait_until
 
 WELSH = "Llanfairpwllgwyngyllgogerychwyrndrobwllllantysiliogogogoch"
 LONG_NAME = f"Walk to {WELSH} by the Anglesey coast path, a night in every harbour between the Menai bridges"
@@ -70,6 +70,37 @@ def test_a_long_single_word_keeps_its_row_even_and_nothing_overflows(server, bro
     assert LONG_NAME in card.accessible_name, "the clamped name is still whole for a screen reader"
     slide = browser.find_element(By.CSS_SELECTOR, "#carousel .slide a")
     assert slide.get_attribute("title") == LONG_NAME and LONG_NAME in slide.accessible_name
+
+
+# A text element's lines, height and whether it is cut short (clamped or clipped).
+TEXT_BOX = """
+const element = document.querySelector(arguments[0]);
+const lineHeight = parseFloat(getComputedStyle(element).lineHeight);
+return {text: element.textContent, height: element.getBoundingClientRect().height,
+        lines: Math.round(element.getBoundingClientRect().height / lineHeight), cut: element.scrollHeight > element.clientHeight + 1};
+"""
+# The 200-character limit, of long words and short.
+LIMIT_NAME = (LONG_NAME + " and back along the " + WELSH)[:200]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("name", [LONG_NAME, LIMIT_NAME], ids=["145", "200"])
+def test_a_long_trip_name_scales_down_whole_on_the_trip_page_and_clamps_in_the_carousel(server, browser, width, name):
+    trip_url = add_trip(browser, server, name, "Summer Vibes")
+    browser.set_window_size(*WIDTHS[width])
+    viewport = browser.execute_script("return window.innerHeight")
+    for url in (trip_url, trip_url + "?edit=1"):
+        browser.get(url)
+        title = browser.execute_script(TEXT_BOX, ".trip-title h1")
+        assert title["text"] == name and not title["cut"], "read in full on its own page"
+        assert title["height"] <= 0.25 * viewport, title
+        assert browser.execute_script(OVERFLOWING) == [], url
+        screenshot(browser, f"long-name-{len(name)}{'-edit' if 'edit' in url else ''}")
+    browser.get(server.url + "/")
+    slide_name = browser.execute_script(TEXT_BOX, "#carousel .slide-name")
+    assert slide_name["lines"] <= 3, slide_name
+    slide = browser.find_element(By.CSS_SELECTOR, "#carousel .slide a")
+    assert slide.get_attribute("title") == name and name in slide.accessible_name
 
 
 def visible_slide(driver):

@@ -2,22 +2,30 @@ import CVips
 import Foundation
 import Persistence
 import Testing
+import TestSupport
 @testable import Imaging
 @testable import WishlistCore
 
 /// Photos through the store: real files, real libvips, real SQLite. Fixtures are drawn with
 /// libvips at test time.
 @Suite struct PhotoTests {
+    let clock = ManualClock()
     let test: TestStore
     let fixtures: PhotoFixtures
 
     init() throws {
-        test = try TestStore()
+        test = try TestStore(clock: clock)
         fixtures = try PhotoFixtures()
     }
 
     private var store: WishlistStore { test.store }
     private let draft = TripDraft(name: "Lisbon Trams", collection: .springEscapes)
+
+    /// A deleted trip's photo stays while the delete can be undone: lets go of every deletion.
+    private func letGoOfDeletions() throws {
+        clock.advance(by: .seconds(WishlistStore.keptFor + 1))
+        try store.forgetExpiredDeletions()
+    }
 
     @Test func sidewaysPhoneJPEGIsStoredUprightWithoutLocation() throws {
         let path = try fixtures.save(fixtures.markedImage(width: 300, height: 200, orientation: 6, gps: true), as: "phone.jpg")
@@ -138,6 +146,8 @@ import Testing
         #expect(store.photos.contains(secondName), "saving the form without a new photo keeps the photo")
 
         try store.deleteTrip(id: id)
+        #expect(store.photos.contains(secondName), "kept while the delete can be undone")
+        try letGoOfDeletions()
         #expect(!store.photos.contains(secondName))
         #expect(try fixtures.storedFiles(store).count == 12)
         #expect(try fixtures.renditionFiles(store).count == 12 * DisplaySize.allCases.count)
@@ -158,6 +168,7 @@ import Testing
         #expect(store.photos.contains(name))
         #expect(try store.photoFile(tripID: second)?.fileName == name)
         try store.deleteTrip(id: second)
+        try letGoOfDeletions()
         #expect(!store.photos.contains(name))
     }
 

@@ -59,7 +59,8 @@ import TestSupport
         let folder = try #require(result.text.firstMatch(of: /<code class="data-path">([^<]+)<\/code>/)).1
         #expect(folder.hasPrefix(site.directory + "/backups/import-"))
         #expect(result.text.contains("wishlist restore \(folder) --data-dir \(site.directory)"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/images").count == 11, "the photos of the 11 trips replaced")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/images").count == 12,
+                "the photos of the 11 trips replaced and of the one deleted, which the backup's undo can bring back")
         #expect(FileManager.default.fileExists(atPath: folder + "/wishlist.sqlite"))
 
         let restored = try #require(try site.store.search(deleted.name).trips.first { $0.name == deleted.name })

@@ -72,6 +72,7 @@ struct ArchiveImporter {
             done += 1 + trip.activities.count
         }
         try connection.execute("DELETE FROM Trip WHERE id <= ?", [current.lastID])
+        try DeletedRows.forgetAll(on: connection)  // an undo would bring back trips this import replaced
         let released = try PhotoRows.deleteUnusedImages(on: connection)
         summary.photosRemoved = released.originals
         return (summary, released.files)

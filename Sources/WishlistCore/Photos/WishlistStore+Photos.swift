@@ -40,7 +40,8 @@ extension WishlistStore {
     /// Deletes photo files no row references (left by a crash, or by an import that replaced the
     /// trips) and lists referenced files that are missing. Meant for startup, off the serving path.
     public func sweepPhotos() throws -> PhotoSweep {
-        try photos.sweep(referencedNames: referencedPhotoFiles)
+        try forgetExpiredDeletions()  // a deleted trip's photo is kept only while it can be undone
+        return try photos.sweep(referencedNames: referencedPhotoFiles)
     }
 
     /// Every photo file a row refers to (originals, and the JPEGs of HEIC photos stored before

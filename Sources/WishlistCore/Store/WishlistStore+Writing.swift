@@ -39,14 +39,18 @@ extension WishlistStore {
         }
     }
 
-    /// Deletes the trip with its activities and its photo (the files after the commit).
-    public func deleteTrip(id: Trip.ID, author: String = appAuthor) throws {
+    /// Deletes the trip with its activities; its photo stays while the deletion can be undone
+    /// (`WishlistStore+Undo`), its files deleted after the commit that lets go of it.
+    @discardableResult
+    public func deleteTrip(id: Trip.ID, author: String = appAuthor) throws -> Deletion {
         try photos.committing(nil) { _ in
             try database.write(author: author) { connection in
-                try PhotoRows.releasing(filesOfTrip: id, on: connection) {
-                    try connection.execute("DELETE FROM Trip WHERE id = ?", [id])
-                    try Self.requireChange(on: connection, entity: "trip", id: id)
+                guard let name = try connection.fetchScalar(String.self, "SELECT name FROM Trip WHERE id = ?", [id]) else {
+                    throw WishlistError.notFound(entity: "trip", id: id)
                 }
+                let (deletion, released) = try recordDeletion(.trip, name: name, tripID: id, activities: "trip_id = ?", [id], on: connection)
+                try connection.execute("DELETE FROM Trip WHERE id = ?", [id])
+                return (deletion, released: released)
             }
         }
     }
@@ -85,10 +89,19 @@ extension WishlistStore {
         }
     }
 
-    public func deleteActivity(id: Activity.ID, author: String = appAuthor) throws {
-        try database.write(author: author) { connection in
-            try connection.execute("DELETE FROM Activity WHERE id = ?", [id])
-            try Self.requireChange(on: connection, entity: "activity", id: id)
+    /// Deletes the activity, keeping it to be put back by `undoDeletion`.
+    @discardableResult
+    public func deleteActivity(id: Activity.ID, author: String = appAuthor) throws -> Deletion {
+        try photos.committing(nil) { _ in
+            try database.write(author: author) { connection in
+                guard let row = try connection.fetchOne("SELECT name, trip_id FROM Activity WHERE id = ?", [id]) else {
+                    throw WishlistError.notFound(entity: "activity", id: id)
+                }
+                let (deletion, released) = try recordDeletion(.activity, name: row["name"], tripID: row["trip_id"],
+                                                               activities: "id = ?", [id], on: connection)
+                try connection.execute("DELETE FROM Activity WHERE id = ?", [id])
+                return (deletion, released: released)
+            }
         }
     }
 

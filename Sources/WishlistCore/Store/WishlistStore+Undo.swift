@@ -1,0 +1,70 @@
+import Foundation
+import Persistence
+
+/// Undoing a delete. Deleting keeps a copy of the rows as they were (`Schema.recentlyDeleted`);
+/// undoing puts them back with their ids, dates and checked states, so an activity returns to its
+/// place in every sort order and a trip to its address, photo and collection. The triggers count
+/// what comes back like any insert. Only the latest `keptDeletions`, for `keptFor`, are kept.
+extension WishlistStore {
+    public static let keptDeletions = 20
+    public static let keptFor: TimeInterval = 10 * 60
+
+    /// The deletion, while it can still be undone.
+    public func deletion(id: Deletion.ID) throws -> Deletion? {
+        let cutoff = clock.now().addingTimeInterval(-Self.keptFor)
+        return try database.read { connection in try DeletedRows.deletion(id: id, notBefore: cutoff, on: connection) }
+    }
+
+    /// Puts back what the deletion took; throws `notFound` for a deletion let go of (or never
+    /// made) and for an activity whose trip is gone. An id taken since goes to a new one.
+    @discardableResult
+    public func undoDeletion(id: Deletion.ID, author: String = appAuthor) throws -> Deletion {
+        let cutoff = clock.now().addingTimeInterval(-Self.keptFor)
+        return try database.write(author: author) { connection in
+            guard let deletion = try DeletedRows.deletion(id: id, notBefore: cutoff, on: connection) else {
+                throw WishlistError.notFound(entity: "deletion", id: id)
+            }
+            let tripID = switch deletion.kind {
+            case .trip: try DeletedRows.restoreTrip(of: id, on: connection)
+            case .activity: deletion.tripID
+            }
+            guard try connection.fetchOne("SELECT 1 FROM Trip WHERE id = ?", [tripID]) != nil else {
+                throw WishlistError.notFound(entity: "trip", id: tripID)
+            }
+            try DeletedRows.restoreActivities(of: id, toTrip: tripID, on: connection)
+            try DeletedRows.forget(deletionsWhere: "id = ?", [id], on: connection)
+            return Deletion(id: id, kind: deletion.kind, name: deletion.name, tripID: tripID, date: deletion.date)
+        }
+    }
+
+    /// Lets go of deletions past `keptFor` and the photos only they kept (startup does this before
+    /// the photo sweep; each delete does it too).
+    public func forgetExpiredDeletions() throws {
+        try photos.committing(nil) { _ in
+            try database.write(author: Self.appAuthor) { connection in ((), released: try forgetOldDeletions(on: connection)) }
+        }
+    }
+
+    /// Records a deletion of `kind` about to happen, copying its rows: the trip's (for a trip) and
+    /// the activities'; lets go of the oldest past the limits. Returns it and the files let go of.
+    func recordDeletion(_ kind: Deletion.Kind, name: String, tripID: Trip.ID, activities: String, _ arguments: [any DatabaseValueConvertible],
+                        on connection: Connection) throws -> (Deletion, released: [String]) {
+        let released = try forgetOldDeletions(on: connection)
+        let id = (try connection.fetchScalar(Int64.self, "SELECT max(id) FROM Deletion") ?? 0) + 1
+        let date = clock.now()
+        try connection.execute("INSERT INTO Deletion (id, date_deleted, entity, name, trip_id) VALUES (?, ?, ?, ?, ?)",
+                               [id, date, kind.rawValue, name, tripID])
+        if kind == .trip { try DeletedRows.copyTrip(tripID, as: id, on: connection) }
+        try DeletedRows.copyActivities(where: activities, arguments, as: id, on: connection)
+        return (Deletion(id: id, kind: kind, name: name, tripID: tripID, date: date), released)
+    }
+
+    /// Deletions past `keptFor`, and beyond the newest `keptDeletions - 1` (making room for one
+    /// more), go with their copies; returns the photo files nothing references any more.
+    private func forgetOldDeletions(on connection: Connection) throws -> [String] {
+        let cutoff = clock.now().addingTimeInterval(-Self.keptFor)
+        return try DeletedRows.forget(deletionsWhere: """
+            date_deleted < ? OR id NOT IN (SELECT id FROM Deletion ORDER BY id DESC LIMIT ?)
+            """, [cutoff, Self.keptDeletions - 1], on: connection)
+    }
+}
