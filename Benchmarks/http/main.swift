@@ -36,12 +36,15 @@ for pattern in ["/", "/items", "/items/new", "/items/:id", "/items/:id/edit", "/
     router.post(pattern) { _ in .text("") }
 }
 router.get("/page") { _ in .html(utf8: page) }
-// The app's middleware in the app's order (WishlistApp.makeResponder), without a password.
-let middleware: [any Middleware] = arguments[2] == "bare" ? [] : [
-    AccessLog(), SecurityHeaders(), HostValidation(), try StaticFiles(root: directory, prefix: "/static/"),
+// The app's head checks and middleware in the app's order (WishlistApp.makeServer), without a password.
+let isBare = arguments[2] == "bare"
+let middleware: [any Middleware] = isBare ? [] : [
+    AccessLog(), SecurityHeaders(), try StaticFiles(root: directory, prefix: "/static/"),
     CSRFProtection(), ErrorPages(render: Server.plainErrorPage),
 ]
-let server = Server(configuration: Server.Configuration(port: port), responder: chain(middleware, to: router.respond))
+var configuration = Server.Configuration(port: port)
+configuration.headChecks = isBare ? [] : [HostValidation(), CSRFProtection()]
+let server = Server(configuration: configuration, responder: chain(middleware, to: router.respond))
 try server.start()
 print("ready on \(server.port)")
 server.runUntilSignal()

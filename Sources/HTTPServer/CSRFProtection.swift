@@ -4,11 +4,16 @@
 /// matching the `csrf_token` cookie. Sets the cookie when missing and exposes the token as
 /// `request.csrfToken` for pages to embed in forms.
 ///
+/// Give it to `Server.Configuration.headChecks` as well as the chain: on the head the server
+/// refuses what the head decides (the site, the origin, a missing cookie, a wrong header token)
+/// before reading any body, and a multipart body must carry the token field before its first
+/// file part, so a forged upload stores nothing. The middleware checks the whole request again.
+///
 /// The cookie is `SameSite=Lax`, not Strict: a link from another site is a navigation without
 /// Strict cookies, so the server saw no token, set a new one and the owner's open tabs then
 /// posted a stale token (403, typing lost). Lax is sent on such top-level GETs only; it is no
 /// session and grants nothing, and a cross-site post still lacks it and fails the checks above.
-public struct CSRFProtection: Middleware {
+public struct CSRFProtection: HeadCheck {
     public static let cookieName = "csrf_token"
     public static let fieldName = "_csrf"
     public static let headerName = "X-CSRF-Token"
@@ -16,9 +21,13 @@ public struct CSRFProtection: Middleware {
     public init() {}
 
     public func respond(to request: Request, next: Handler) throws -> Response {
-        let existing = request.cookies[Self.cookieName].flatMap { SecretToken.isWellFormed($0) ? $0 : nil }
+        let existing = Self.cookieToken(of: request)
         if request.method.isUnsafe {
-            try check(request, cookieToken: existing)
+            try check(head: request)
+            guard let existing, let sent = request.headers[Self.headerName] ?? request.form[Self.fieldName],
+                  SecretToken.constantTimeEquals(sent, existing) else {
+                throw Self.refusal
+            }
         }
         var request = request
         let token = try existing ?? SecretToken.make()
@@ -31,7 +40,8 @@ public struct CSRFProtection: Middleware {
         return response
     }
 
-    private func check(_ request: Request, cookieToken: String?) throws {
+    public func check(head request: Request) throws(HTTPError) {
+        guard request.method.isUnsafe else { return }
         if let site = request.headers["Sec-Fetch-Site"]?.lowercased(), site == "cross-site" || site == "same-site" {
             throw Self.refusal
         }
@@ -40,11 +50,23 @@ public struct CSRFProtection: Middleware {
                 throw Self.refusal
             }
         }
-        guard let cookieToken,
-              let sent = request.headers[Self.headerName] ?? request.form[Self.fieldName],
-              SecretToken.constantTimeEquals(sent, cookieToken) else {
+        // Without the cookie no token can match; a token in the header is compared here already.
+        guard let cookieToken = Self.cookieToken(of: request) else { throw Self.refusal }
+        if let sent = request.headers[Self.headerName], !SecretToken.constantTimeEquals(sent, cookieToken) {
             throw Self.refusal
         }
+    }
+
+    /// A form that sends its token in the body must send it before any file: the app's forms
+    /// carry it as their first field.
+    public func requiredMultipartField(for head: Request) -> RequiredField? {
+        guard head.method.isUnsafe, head.headers[Self.headerName] == nil,
+              let cookieToken = Self.cookieToken(of: head) else { return nil }
+        return RequiredField(name: Self.fieldName, value: cookieToken, refusal: Self.refusal)
+    }
+
+    private static func cookieToken(of request: Request) -> String? {
+        request.cookies[cookieName].flatMap { SecretToken.isWellFormed($0) ? $0 : nil }
     }
 
     private static let refusal = HTTPError(

@@ -1,7 +1,8 @@
 /// Refuses requests whose `Host` is not one of this server's names (421), which defeats DNS
 /// rebinding: a hostile page's name resolving to 127.0.0.1 still arrives with its own name.
 /// The port is not compared: the host name is what a rebinding attacker cannot fake.
-public struct HostValidation: Middleware {
+/// A head check: give it to `Server.Configuration.headChecks`, so a body is never read first.
+public struct HostValidation: HeadCheck {
     public static let localNames = ["localhost", "127.0.0.1", "[::1]"]
 
     private let allowedHosts: Set<String>
@@ -11,10 +12,9 @@ public struct HostValidation: Middleware {
         allowedHosts = Set((Self.localNames + additionalHosts).map { Request.hostName(fromAuthority: $0) })
     }
 
-    public func respond(to request: Request, next: Handler) throws -> Response {
+    public func check(head request: Request) throws(HTTPError) {
         guard let host = request.hostName, allowedHosts.contains(host) else {
             throw HTTPError(.misdirectedRequest, "This server does not answer for that host name.")
         }
-        return try next(request)
     }
 }

@@ -3,30 +3,43 @@ import Glibc
 
 /// Receives a `multipart/form-data` body through libmicrohttpd's post processor: text fields
 /// are collected in memory, file parts are written to temporary files chunk by chunk, so an
-/// upload never sits whole in memory.
+/// upload never sits whole in memory. A `RequiredField` (the CSRF token) must have arrived and
+/// matched before the first file part, or nothing of the body is stored.
 final class MultipartReceiver {
+    /// Text a body may carry before its required field: a form's fields placed ahead of its token
+    /// (a submit button outside the form) fit many times over, a body read in vain does not.
+    static let maxBytesBeforeRequiredField = 64 * 1024
+
     private var processor: OpaquePointer?
     private let directory: String
     private var fieldBytes: [(name: String, value: [UInt8])] = []
     private var fileRecords: [(fieldName: String, fileName: String, contentType: String, size: Int, path: String)] = []
     private var openFile: Int32 = -1
     private(set) var failure: HTTPError?
+    /// Not yet arrived and matched; nil once it has (or when none is required).
+    private var requiredField: RequiredField?
+    /// Where in `fieldBytes` the required field is being received.
+    private var requiredFieldIndex: Int?
+    private var bytesBeforeRequiredField = 0
 
     /// Nil when the body is not a well-formed multipart type (e.g. no boundary).
-    init?(connection: OpaquePointer, directory: String) {
+    init?(connection: OpaquePointer, directory: String, requiredField: RequiredField?) {
         self.directory = directory
+        self.requiredField = requiredField
         processor = MHD_create_post_processor(connection, 16 * 1024, multipartIterator,
                                               Unmanaged.passUnretained(self).toOpaque())
         if processor == nil { return nil }
     }
 
-    /// Feeds a chunk of the body; false when the body is malformed or a file cannot be written.
-    func receive(_ data: UnsafePointer<CChar>, count: Int) -> Bool {
-        guard failure == nil, let processor else { return false }
+    /// Feeds a chunk of the body. Once the body failed (malformed, refused, a file that cannot be
+    /// written) the rest is read and dropped, and `finish` answers the failure: libmicrohttpd
+    /// cannot answer in the middle of a body, and dropping the connection would answer nothing.
+    func receive(_ data: UnsafePointer<CChar>, count: Int) {
+        guard failure == nil, let processor else { return }
         if MHD_post_process(processor, data, count) != MHD_Result.YES {
             failure = failure ?? HTTPError(.badRequest, "The form data could not be read.")
+            closeOpenFile()
         }
-        return failure == nil
     }
 
     /// Ends the body: the fields and files, or the reason it failed.
@@ -36,7 +49,12 @@ final class MultipartReceiver {
             failure = HTTPError(.badRequest, "The form data ended too early.")
         }
         processor = nil
-        if let failure { return .failure(failure) }
+        if failure == nil, let requiredField, !requiredFieldMatches(requiredField) { failure = requiredField.refusal }
+        if let failure {
+            // Before the refusal goes out, not after: no handler will see these files.
+            removeFiles()
+            return .failure(failure)
+        }
         var fields = FormFields()
         for (name, value) in fieldBytes {
             guard let text = String(validating: value, as: UTF8.self) else {
@@ -62,6 +80,9 @@ final class MultipartReceiver {
 
     fileprivate func part(name: String, fileName: String?, contentType: String?, offset: UInt64,
                           data: UnsafePointer<CChar>?, count: Int) -> Bool {
+        guard admitBeforeRequiredField(name: name, isFile: fileName != nil, startsPart: offset == 0, count: count) else {
+            return false
+        }
         guard let fileName else {
             if offset == 0 { fieldBytes.append((name: name, value: [])) }
             if let data, count > 0 {
@@ -90,6 +111,39 @@ final class MultipartReceiver {
         }
         fileRecords[fileRecords.count - 1].size += count
         return true
+    }
+
+    /// Whether a part's bytes may be taken while the required field has not passed: only text, and
+    /// little of it, comes before it; the field itself is checked as soon as the next part starts.
+    private func admitBeforeRequiredField(name: String, isFile: Bool, startsPart: Bool, count: Int) -> Bool {
+        guard let required = requiredField else { return true }
+        if let index = requiredFieldIndex {
+            if startsPart {
+                guard requiredFieldMatches(required) else { return refuse(required) }
+                requiredField = nil
+                return true
+            }
+            return fieldBytes[index].value.count + count <= required.value.utf8.count || refuse(required)
+        }
+        guard !isFile else { return refuse(required) }
+        if startsPart, name == required.name {
+            requiredFieldIndex = fieldBytes.count
+            return count <= required.value.utf8.count || refuse(required)
+        }
+        bytesBeforeRequiredField += count
+        return bytesBeforeRequiredField <= Self.maxBytesBeforeRequiredField || refuse(required)
+    }
+
+    private func requiredFieldMatches(_ required: RequiredField) -> Bool {
+        guard let index = requiredFieldIndex, let sent = String(validating: fieldBytes[index].value, as: UTF8.self) else {
+            return false
+        }
+        return SecretToken.constantTimeEquals(sent, required.value)
+    }
+
+    private func refuse(_ required: RequiredField) -> Bool {
+        failure = required.refusal
+        return false
     }
 
     private func openTemporaryFile(fieldName: String, fileName: String, contentType: String?) -> Bool {

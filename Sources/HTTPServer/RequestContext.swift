@@ -18,6 +18,10 @@ final class RequestContext {
     private var bodyBytes: [UInt8] = []
     private var receivedCount = 0
     private var bodyLimit = 0
+    private var declaredBodyCount = 0
+    private var head: Request?
+    /// The server's head checks passed on the head already: the complete request skips them.
+    var headWasChecked = false
     /// A header name with whitespace or a value with a NUL byte was received.
     private var hasMalformedField = false
     /// The event stream this request answered with, to detach when the connection ends.
@@ -29,9 +33,9 @@ final class RequestContext {
         self.rawURI = rawURI
     }
 
-    /// First call: reads the header and decides how to take the body. Returns an error to
-    /// answer at once, before any of the body is read.
-    func start(connection: OpaquePointer, method: String, bodyLimit: Int, uploadDirectory: String) -> HTTPError? {
+    /// First call: reads the head and checks how the body is framed. Returns an error to answer
+    /// at once, before any of the body is read.
+    func start(connection: OpaquePointer, method: String, bodyLimit: Int) -> HTTPError? {
         hasStarted = true
         self.method = method
         self.bodyLimit = bodyLimit
@@ -51,15 +55,42 @@ final class RequestContext {
             return HTTPError(.badRequest, "The Content-Length is not a number.")
         }
         guard byteCount <= bodyLimit else { return Self.tooLarge(limit: bodyLimit) }
-        guard byteCount > 0 else { return nil }
+        declaredBodyCount = byteCount
+        return nil
+    }
+
+    /// A body follows the head: its refusals are best answered before it is read.
+    var expectsBody: Bool { declaredBodyCount > 0 }
+
+    /// The request as far as its head tells (no body yet), kept for `makeRequest`.
+    func makeHead(remoteAddress: String, isSecure: Bool) -> Result<Request, HTTPError> {
+        if let head { return .success(head) }
+        guard let method = HTTPMethod(rawValue: method) else {
+            return .failure(HTTPError(.notImplemented, "The method \(self.method) is not supported."))
+        }
+        do {
+            var head = try Request(method: method, target: rawURI, headers: headers, remoteAddress: remoteAddress)
+            head.isSecure = isSecure
+            self.head = head
+            return .success(head)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Decides how to take the body of a head that passed: a multipart body is streamed, files to
+    /// `uploadDirectory`, and must carry `requiredField` before its first file part.
+    func prepareBody(connection: OpaquePointer, uploadDirectory: String, requiredField: RequiredField?) -> HTTPError? {
+        guard expectsBody else { return nil }
         if contentType.hasPrefix("multipart/form-data") {
-            guard let multipart = MultipartReceiver(connection: connection, directory: uploadDirectory) else {
+            guard let multipart = MultipartReceiver(connection: connection, directory: uploadDirectory,
+                                                    requiredField: requiredField) else {
                 return HTTPError(.badRequest, "The multipart form has no boundary.")
             }
             receiver = .multipart(multipart)
         } else {
             receiver = .bytes
-            bodyBytes.reserveCapacity(byteCount)
+            bodyBytes.reserveCapacity(declaredBodyCount)
         }
         return nil
     }
@@ -77,22 +108,20 @@ final class RequestContext {
             }
             return true
         case .multipart(let multipart):
-            return multipart.receive(data, count: count)
+            multipart.receive(data, count: count)
+            return true
         }
     }
 
     /// The complete request, or the error page's status and message.
     func makeRequest(remoteAddress: String, isSecure: Bool) -> Result<Request, HTTPError> {
-        guard let method = HTTPMethod(rawValue: method) else {
-            return .failure(HTTPError(.notImplemented, "The method \(self.method) is not supported."))
-        }
         var request: Request
-        do {
-            request = try Request(method: method, target: rawURI, headers: headers, remoteAddress: remoteAddress)
-            request.isSecure = isSecure
-            if case .bytes = receiver { try request.receiveBody(bodyBytes) }
-        } catch {
-            return .failure(error)
+        switch makeHead(remoteAddress: remoteAddress, isSecure: isSecure) {
+        case .success(let head): request = head
+        case .failure(let error): return .failure(error)
+        }
+        if case .bytes = receiver {
+            do { try request.receiveBody(bodyBytes) } catch { return .failure(error) }
         }
         switch receiver {
         case .none, .bytes:

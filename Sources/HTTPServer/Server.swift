@@ -48,6 +48,9 @@ public final class Server: Sendable {
         /// Serves HTTPS with this certificate when set (plain HTTP to the port then fails);
         /// requests know it from `Request.isSecure`.
         public var tls: TLSConfiguration?
+        /// Run on each request head before its body is read (and before the responder): a
+        /// refusal is answered at once and the body never read (see `HeadCheck`).
+        public var headChecks: [any HeadCheck] = []
 
         public init(host: String = "127.0.0.1", port: Int = 0,
                     threadCount: Int = ProcessInfo.processInfo.activeProcessorCount,
@@ -81,7 +84,10 @@ public final class Server: Sendable {
 
     public let configuration: Configuration
     private let errorPages: ErrorPages
+    /// The responder with the error pages (and the access log) around it.
     private let handler: Handler
+    /// The same with the head checks in front, for requests whose head was not checked yet.
+    private let checkedHandler: Handler
     private let running = Mutex(Running())
     let eventStreams: EventStreamRegistry
     private let answeredCount = Atomic<Int>(0)
@@ -92,8 +98,13 @@ public final class Server: Sendable {
         errorPages = ErrorPages(render: configuration.errorPage)
         uploads = UploadQueue(concurrency: configuration.uploadConcurrency)
         eventStreams = EventStreamRegistry(limits: configuration.eventStreamLimits)
-        let renderErrors = errorPages.wrapping(responder)
-        self.handler = configuration.accessLog ? AccessLog().wrapping(renderErrors) : renderErrors
+        let errorPages = errorPages
+        func wrapped(_ inner: @escaping Handler) -> Handler {
+            let renderErrors = errorPages.wrapping(inner)
+            return configuration.accessLog ? AccessLog().wrapping(renderErrors) : renderErrors
+        }
+        handler = wrapped(responder)
+        checkedHandler = wrapped(HeadChecks(checks: configuration.headChecks).wrapping(responder))
     }
 
     /// How many requests handlers have answered so far (for noticing a quiet server).
@@ -221,6 +232,29 @@ public final class Server: Sendable {
     /// The whole answer to `request`, error pages and all: what a connection gets, and what
     /// tests call directly, without a socket.
     public func respond(to request: Request) -> Response {
+        answer(request, with: checkedHandler)
+    }
+
+    /// The answer to a request whose head already passed the head checks.
+    func answer(headChecked request: Request) -> Response {
+        answer(request, with: handler)
+    }
+
+    /// The refusal of a head the head checks refuse, answered (and logged) as a whole request would be.
+    func refusal(forHead head: Request) -> Response? {
+        do {
+            try configuration.headChecks.check(head: head)
+            return nil
+        } catch {
+            return respond(to: head)
+        }
+    }
+
+    func requiredMultipartField(for head: Request) -> RequiredField? {
+        configuration.headChecks.requiredMultipartField(for: head)
+    }
+
+    private func answer(_ request: Request, with handler: Handler) -> Response {
         answeredCount.add(1, ordering: .relaxed)
         do {
             return try handler(request)

@@ -29,11 +29,24 @@ func serverAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePo
         // The head is complete: from here the request's own timeout applies, not the short one
         // for connections that have not sent a head yet.
         _ = wl_mhd_set_timeout(connection, UInt32(server.configuration.connectionTimeout))
-        let refusal = context.start(connection: connection, method: String(cString: method),
-                                    bodyLimit: server.configuration.maxBodySize,
-                                    uploadDirectory: server.configuration.uploadDirectory)
-        // Refusing before the body is read means the connection closes: that is intended.
-        if let refusal { return queue(server.errorResponse(refusal, request: nil), on: connection, context, server) }
+        // Refusing before the body is read means the connection closes: that is intended. A
+        // request without a body is refused in its last call, keeping the connection alive.
+        if let refusal = context.start(connection: connection, method: String(cString: method),
+                                       bodyLimit: server.configuration.maxBodySize) {
+            return queue(server.errorResponse(refusal, request: nil), on: connection, context, server)
+        }
+        guard context.expectsBody else { return MHD_Result.YES }
+        let head: Request
+        switch context.makeHead(remoteAddress: remoteAddress(of: connection), isSecure: server.configuration.tls != nil) {
+        case .success(let request): head = request
+        case .failure(let error): return queue(server.errorResponse(error, request: nil), on: connection, context, server)
+        }
+        if let refusal = server.refusal(forHead: head) { return queue(refusal, on: connection, context, server) }
+        context.headWasChecked = true
+        if let refusal = context.prepareBody(connection: connection, uploadDirectory: server.configuration.uploadDirectory,
+                                             requiredField: server.requiredMultipartField(for: head)) {
+            return queue(server.errorResponse(refusal, request: head), on: connection, context, server)
+        }
         return MHD_Result.YES
     }
     if uploadDataSize.pointee > 0 {
@@ -48,13 +61,14 @@ func serverAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePo
     }
     let response: Response
     switch context.makeRequest(remoteAddress: remoteAddress(of: connection),
-                                       isSecure: server.configuration.tls != nil) {
-    case .success(let request) where !request.files.isEmpty:
-        if server.uploads.handle(request, connection: connection, context: context, respond: server.respond) {
+                               isSecure: server.configuration.tls != nil) {
+    case .success(let request):
+        let respond = context.headWasChecked ? server.answer(headChecked:) : server.respond(to:)
+        if !request.files.isEmpty,
+           server.uploads.handle(request, connection: connection, context: context, respond: respond) {
             return MHD_Result.YES
         }
-        response = server.respond(to: request)
-    case .success(let request): response = server.respond(to: request)
+        response = respond(request)
     case .failure(let error): response = server.errorResponse(error, request: nil)
     }
     return queue(response, on: connection, context, server)

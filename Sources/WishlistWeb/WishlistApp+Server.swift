@@ -2,13 +2,22 @@ import HTTPServer
 
 extension WishlistApp {
     /// The server for this app, as `wishlist serve` and the tests run it: `configuration`'s
-    /// address, threads and logging, with the app's responder, its error page and room for a
-    /// photo upload.
+    /// address, threads and logging, with the app's head checks, responder, error page and room
+    /// for a photo upload.
     public func makeServer(_ configuration: Server.Configuration) throws -> Server {
         var configuration = configuration
         configuration.maxBodySize = maxBodySize
+        configuration.headChecks = headChecks
         configuration.errorPage = errorPage(status:message:request:)
         return Server(configuration: configuration, responder: try makeResponder())
+    }
+
+    /// What the server checks on each head before it reads the body or the responder sees the
+    /// request. The host first, so a rebinding page learns nothing, not even whether a static file
+    /// exists; then a write's site, origin and token cookie (`CSRFProtection` checks the token
+    /// itself in the chain, where the form's fields are).
+    var headChecks: [any HeadCheck] {
+        [HostValidation(additionalHosts: configuration.allowedHosts), CSRFProtection()]
     }
 
     /// The largest request body the server reads: room for the photo plus the form's other

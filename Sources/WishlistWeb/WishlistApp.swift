@@ -62,9 +62,8 @@ public final class WishlistApp: Sendable {
         return router
     }
 
-    /// The whole request pipeline, outermost first. Security headers go on every answer, the
-    /// refusals below included. Host validation runs before anything else that reads the
-    /// request, so a rebinding page learns nothing, not even whether a static file exists.
+    /// The whole request pipeline, outermost first, behind the server's `headChecks`. Security
+    /// headers go on every answer, the refusals below included.
     /// With a password, only the login page and static files are served without a session.
     /// Errors of the screens become pages innermost, with the viewer's CSRF token and session
     /// (so Sign Out works from them); the middleware's own refusals reach the server's page.
@@ -75,7 +74,6 @@ public final class WishlistApp: Sendable {
     public func makeResponder() throws -> Handler {
         var middleware: [any Middleware] = [
             SecurityHeaders(),
-            HostValidation(additionalHosts: configuration.allowedHosts),
             CrossSiteReadProtection(paths: Self.dataPaths),
             try StaticFiles(root: configuration.resourcesDirectory.appendingPathComponent("Public").path, prefix: "/static/"),
             CSRFProtection(),

@@ -1,10 +1,15 @@
 """Security in a real Chromium: the pages run under the strict Content-Security-Policy without a
-single violation, and a password-protected server is usable through its login page."""
+single violation, a page of another site cannot show the photos (so it cannot learn which trips
+exist), and a password-protected server is usable through its login page."""
+
+import functools
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import WishlistServer, screenshot, wait_until
+from conftest import WishlistServer, free_port, screenshot, wait_until
 
 PASSWORD = "a long and private passphrase"
 
@@ -32,6 +37,31 @@ def test_pages_and_scripts_run_without_a_csp_violation(server, browser):
     browser.find_element(By.CSS_SELECTOR, "a.add-trip, button.add-trip").click()
     wait_until(browser, lambda d: d.find_element(By.CSS_SELECTOR, "dialog[open]"))
     assert violations(browser) == []
+
+
+# Another site's page showing one of the app's photos: images embed across sites unless the
+# server refuses (403 to Sec-Fetch-Site cross-site, and Cross-Origin-Resource-Policy).
+OTHER_SITE_PAGE = """<!doctype html><meta charset="utf-8"><title>Another site</title>
+<img src="{photo}" onload="document.title = 'photo loaded'" onerror="document.title = 'photo refused'">"""
+
+
+def test_a_page_of_another_site_cannot_show_the_photos(server, browser, tmp_path):
+    browser.get(server.url + "/")
+    photo = wait_until(browser, lambda d: d.execute_script(
+        "const img = document.querySelector('img[src*=\"/thumbnail\"]');"
+        "return img && img.complete && img.naturalWidth > 0 ? img.src : null"))
+    (tmp_path / "other.html").write_text(OTHER_SITE_PAGE.format(photo=photo))
+    other_site = ThreadingHTTPServer(("127.0.0.1", free_port()),
+                                     functools.partial(SimpleHTTPRequestHandler, directory=str(tmp_path)))
+    threading.Thread(target=other_site.serve_forever, daemon=True).start()
+    try:
+        # localhost is another site than 127.0.0.1, as any web page's own name is.
+        browser.get(f"http://localhost:{other_site.server_address[1]}/other.html")
+        wait_until(browser, lambda d: d.title in ("photo loaded", "photo refused"))
+        assert browser.title == "photo refused"
+    finally:
+        other_site.shutdown()
+        other_site.server_close()
 
 
 @pytest.fixture
