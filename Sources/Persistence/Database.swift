@@ -154,7 +154,7 @@ public final class Database: Sendable {
 
     /// Committed history after `token`, oldest first. A transaction matches `entities` when any of
     /// its changes does, and then carries only the matching changes.
-    public func fetchHistory(after token: Int64, authors: Set<String>? = nil, entities: Set<String>? = nil,
+    public func fetchHistory(after token: Int64, authors: AuthorFilter = .any, entities: Set<String>? = nil,
                              limit: Int = 1000) throws -> [HistoryTransaction] {
         try read { connection in
             try HistoryStore.fetch(after: token, authors: authors, entities: entities, limit: limit, on: connection)
@@ -163,7 +163,7 @@ public final class Database: Sendable {
 
     /// One bounded page of the history after `cursor` (`HistoryStore.page`): at most `limit`
     /// matching changes, a huge transaction coming in pieces; read in one snapshot.
-    public func historyPage(after cursor: HistoryCursor, authors: Set<String>? = nil, entities: Set<String>? = nil,
+    public func historyPage(after cursor: HistoryCursor, authors: AuthorFilter = .any, entities: Set<String>? = nil,
                             limit: Int) throws -> HistoryPage {
         try read { connection in
             try HistoryStore.page(after: cursor, authors: authors, entities: entities, limit: limit, on: connection)
