@@ -1,7 +1,8 @@
 /// Guards state-changing requests (POST, PUT, PATCH, DELETE) against cross-site forgery:
 /// the browser must not flag the request as cross-site (`Sec-Fetch-Site`), its `Origin` must be
 /// this host, and it must carry the client's token (`_csrf` field or `X-CSRF-Token` header)
-/// matching the `csrf_token` cookie. Sets the cookie when missing and exposes the token as
+/// matching the `csrf_token` cookie. Requests with an API token (`BearerAuthentication`) have none
+/// of this: no browser sends one on its own. Sets the cookie when missing and exposes the token as
 /// `request.csrfToken` for pages to embed in forms.
 ///
 /// The cookie is `SameSite=Lax`, not Strict: a link from another site is a navigation without
@@ -16,6 +17,8 @@ public struct CSRFProtection: Middleware {
     public init() {}
 
     public func respond(to request: Request, next: Handler) throws -> Response {
+        // A script's API token (`BearerAuthentication`) is no cookie a browser sends by itself.
+        if request.bearerTokenName != nil { return try next(request) }
         let existing = request.cookies[Self.cookieName].flatMap { SecretToken.isWellFormed($0) ? $0 : nil }
         if request.method.isUnsafe {
             try check(request, cookieToken: existing)

@@ -52,22 +52,22 @@ struct HistoryRoutes {
     }
 }
 
-/// The `after`, `authors` and `entities` parameters, checked: a bad value is a 400 with a message.
+/// The `after`, `authors` (only these) or `excludeAuthors` (all but these) and `entities`
+/// parameters, checked: a bad value is a 400 with a message.
 struct HistoryFilter: Sendable {
     let after: HistoryCursor
-    let authors: Set<String>?
+    let authors: AuthorFilter
     let entities: Set<String>?
 
     /// `known` are the entities the history records (`Database.historyEntities`).
     init(_ request: Request, entities known: Set<String>) throws {
         after = try request.query["after"].map { try Self.cursor($0, name: "after") } ?? HistoryCursor(token: 0)
-        authors = try Self.list(request.query["authors"], name: "authors") { author in
-            guard author.count <= 64, author.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
-                throw HTTPError(.badRequest, "Author “\(author)” is not a name of letters, digits, - and _ (at most 64).")
-            }
-        }
-        if let authors, authors.count > HistoryRoutes.maxAuthors {
-            throw HTTPError(.badRequest, "Name at most \(HistoryRoutes.maxAuthors) authors.")
+        let only = try Self.authorList(request, "authors"), excluded = try Self.authorList(request, "excludeAuthors")
+        switch (only, excluded) {
+        case (let only?, nil): authors = .only(only)
+        case (nil, let excluded?): authors = .excluding(excluded)
+        case (nil, nil): authors = .any
+        case (_?, _?): throw HTTPError(.badRequest, "Give authors or excludeAuthors, not both.")
         }
         entities = try Self.list(request.query["entities"], name: "entities") { entity in
             guard known.contains(entity) else {
@@ -86,6 +86,19 @@ struct HistoryFilter: Sendable {
                             + "or TOKEN:CHANGE as a page or event gave it.")
         }
         return cursor
+    }
+
+    /// Authors are "app", "seed", "import" and `token:NAME` for each API token's writes.
+    private static func authorList(_ request: Request, _ name: String) throws -> Set<String>? {
+        let authors = try list(request.query[name], name: name) { author in
+            guard author.count <= 64, author.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_:".contains($0)) }) else {
+                throw HTTPError(.badRequest, "Author “\(author)” is not a name of letters, digits, -, _ and : (at most 64).")
+            }
+        }
+        if let authors, authors.count > HistoryRoutes.maxAuthors {
+            throw HTTPError(.badRequest, "Name at most \(HistoryRoutes.maxAuthors) authors.")
+        }
+        return authors
     }
 
     /// A comma-separated list; absent means "any", present but empty is a mistake.
@@ -148,12 +161,15 @@ struct HistoryPageJSON: Encodable {
     let latestToken: Int64
     /// The page stopped at its bounds: ask again with `after=cursor` at once.
     let hasMore: Bool
+    /// The newest token of the whole history, matching the filter or not.
+    let newestToken: Int64
 
     init(_ page: HistoryPage) {
         transactions = page.pieces.map(HistoryTransactionJSON.init)
         cursor = page.cursor.description
         latestToken = page.cursor.change == nil ? page.cursor.token : page.cursor.token - 1
         hasMore = page.hasMore
+        newestToken = page.newestToken
     }
 }
 

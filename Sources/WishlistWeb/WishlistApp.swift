@@ -53,6 +53,7 @@ public final class WishlistApp: Sendable {
         TripPage(app: self).register(on: &router)
         PhotoRoutes(app: self).register(on: &router)
         APIRoutes(app: self).register(on: &router)
+        APIWriteRoutes(app: self).register(on: &router)
         HistoryRoutes(app: self).register(on: &router)
         DataPage(app: self).register(on: &router)
         live.register(on: &router)
@@ -77,6 +78,7 @@ public final class WishlistApp: Sendable {
             HostValidation(additionalHosts: configuration.allowedHosts),
             CrossSiteReadProtection(paths: Self.dataPaths),
             try StaticFiles(root: configuration.resourcesDirectory.appendingPathComponent("Public").path, prefix: "/static/"),
+            BearerAuthentication(paths: ["/api"]) { [store] hash in try store.apiToken(secretHash: hash)?.name },
             CSRFProtection(),
         ]
         if let password = configuration.password {
