@@ -47,6 +47,9 @@ enum HistoryStore {
             row_id INTEGER NOT NULL,
             kind TEXT NOT NULL);
         CREATE INDEX IF NOT EXISTS history_change_by_token ON history_change(token, entity);
+        CREATE TABLE IF NOT EXISTS history_gap(
+            after INTEGER NOT NULL,
+            up_to INTEGER NOT NULL);
         """
 
     /// Tables whose changes are history: ordinary rowid tables of the main schema, without SQLite's
@@ -82,6 +85,17 @@ enum HistoryStore {
             insert.reset()
         }
         return (token, Set(kept.map(\.table)))
+    }
+
+    /// Whether a reader that has seen the history up to `token` can go on from it: the token was
+    /// handed out by this history (not beyond its newest) and its transactions are still the ones
+    /// the reader saw. A restore from an older backup takes back the tokens after the backup's
+    /// newest, up to the newest handed out before (`history_gap`): a reader there has seen changes
+    /// that are gone, and the commits after the restore would not tell it.
+    static func holds(_ token: Int64, on connection: Connection) throws -> Bool {
+        guard token <= (try latestToken(connection)) else { return false }
+        return try connection.fetchScalar(Bool.self, "SELECT NOT EXISTS (SELECT 1 FROM history_gap WHERE ?1 > after AND ?1 <= up_to)",
+                                          [token]) ?? true
     }
 
     static func latestToken(_ connection: Connection) throws -> Int64 {

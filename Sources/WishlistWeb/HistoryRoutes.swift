@@ -22,15 +22,14 @@ struct HistoryRoutes {
         let filter = try HistoryFilter(request, entities: app.store.database.historyEntities)
         let limit = try APIRoutes.boundedInteger(request.query["limit"], name: "limit", default: Self.defaultPageSize,
                                                  range: 1...Self.maxPageSize)
-        let page = try filter.page(from: app.store.database, after: filter.after, limit: limit)
-        try Self.refuseFutureCursor(filter.after, newestToken: page.newestToken)
-        return try .json(HistoryPageJSON(page))
+        try Self.refuseUnknownCursor(filter.after, in: app.store.database)
+        return try .json(HistoryPageJSON(try filter.page(from: app.store.database, after: filter.after, limit: limit)))
     }
 
     func stream(_ request: Request) throws -> Response {
         let filter = try HistoryFilter(request, entities: app.store.database.historyEntities)
         let after = try request.headers["Last-Event-ID"].map { try HistoryFilter.cursor($0, name: "Last-Event-ID") } ?? filter.after
-        try Self.refuseFutureCursor(after, newestToken: app.store.database.latestHistoryToken())
+        try Self.refuseUnknownCursor(after, in: app.store.database)
         let stream = EventStream()
         stream.send(ServerSentEvent(event: "ready", data: "", retry: LiveUpdates.retryMilliseconds))
         let pump = HistoryPump(database: app.store.database, filter: filter, after: after, stream: stream)
@@ -42,13 +41,15 @@ struct HistoryRoutes {
         return .eventStream(stream)
     }
 
-    /// A cursor beyond the newest token comes from another history, e.g. before the database was
-    /// restored from an older backup: answering "nothing new" would hide every change until the
-    /// history caught up, so the client is told to start again.
-    static func refuseFutureCursor(_ cursor: HistoryCursor, newestToken: Int64) throws {
-        guard cursor.token > newestToken else { return }
-        throw HTTPError(.conflict, "History token \(cursor.token) is newer than the newest one, \(newestToken): this is not the "
-                        + "history it came from (was the database restored from a backup?). Sync again from after=0.")
+    /// A cursor beyond the newest token, or one a restore from an older backup took back
+    /// (`Database.historyHolds`), comes from another history: answering "nothing new" (or only
+    /// what came after) would hide that the client holds changes that are gone. It is told to
+    /// start again (docs/SYNC.md: compare everything, then follow the history from `newestToken`).
+    static func refuseUnknownCursor(_ cursor: HistoryCursor, in database: Database) throws {
+        guard try !database.historyHolds(cursor) else { return }
+        throw HTTPError(.conflict, "History token \(cursor.token) is not one this history can go on from: it is newer than "
+                        + "the newest, \(try database.latestHistoryToken()), or the database was restored from an older backup "
+                        + "since. Compare everything again, then follow the history from its newest token.")
     }
 }
 
