@@ -29,7 +29,8 @@ struct APIWriteRoutes {
             let tripID = try RecordID(request.parameters["id"], entity: "trip").value
             let body = try APIBody(request).decode(ActivityBody.self)
             let author = Self.author(of: request)
-            let id = try app.store.addActivity(tripID: tripID, name: try body.required(\.name, "name"), author: author)
+            guard let name = body.name else { throw HTTPError(.badRequest, "name is missing.") }
+            let id = try app.store.addActivity(tripID: tripID, name: name, author: author)
             if body.isComplete == true { try app.store.setActivityComplete(id: id, true, author: author) }
             return try created(ActivityJSON(try activity(id)), at: "/api/activities/\(id)")
         }
@@ -146,11 +147,6 @@ struct TripBody: Decodable {
 struct ActivityBody: Decodable {
     let name: String?
     let isComplete: Bool?
-
-    func required(_ field: KeyPath<Self, String?>, _ name: String) throws -> String {
-        guard let value = self[keyPath: field] else { throw HTTPError(.badRequest, "\(name) is missing.") }
-        return value
-    }
 }
 
 struct TokenJSON: Encodable {
