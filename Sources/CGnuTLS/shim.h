@@ -1,5 +1,6 @@
 #include <gnutls/gnutls.h>
 #include <gnutls/x509.h>
+#include <gnutls/crypto.h>
 
 /* Macros and a variable Swift does not import as callable: wrapped for the certificate maker (HTTPServer). */
 

@@ -1,7 +1,8 @@
 /// Guards state-changing requests (POST, PUT, PATCH, DELETE) against cross-site forgery:
 /// the browser must not flag the request as cross-site (`Sec-Fetch-Site`), its `Origin` must be
 /// this host, and it must carry the client's token (`_csrf` field or `X-CSRF-Token` header)
-/// matching the `csrf_token` cookie. Sets the cookie when missing and exposes the token as
+/// matching the `csrf_token` cookie. Requests with an API token (`BearerAuthentication`) have none
+/// of this: no browser sends one on its own. Sets the cookie when missing and exposes the token as
 /// `request.csrfToken` for pages to embed in forms.
 ///
 /// Give it to `Server.Configuration.headChecks` as well as the chain: on the head the server
@@ -21,6 +22,8 @@ public struct CSRFProtection: HeadCheck {
     public init() {}
 
     public func respond(to request: Request, next: Handler) throws -> Response {
+        // A script's API token (`BearerAuthentication`) is no cookie a browser sends by itself.
+        if request.bearerTokenName != nil { return try next(request) }
         let existing = Self.cookieToken(of: request)
         if request.method.isUnsafe {
             try check(head: request)
@@ -41,7 +44,9 @@ public struct CSRFProtection: HeadCheck {
     }
 
     public func check(head request: Request) throws(HTTPError) {
-        guard request.method.isUnsafe else { return }
+        // A page cannot set `Authorization` on a cross-site request (that needs a CORS grant this
+        // server never gives); `BearerAuthentication`, checked before, has verified the token.
+        guard request.method.isUnsafe, !BearerAuthentication.carriesToken(request) else { return }
         if let site = request.headers["Sec-Fetch-Site"]?.lowercased(), site == "cross-site" || site == "same-site" {
             throw Self.refusal
         }
@@ -60,7 +65,7 @@ public struct CSRFProtection: HeadCheck {
     /// A form that sends its token in the body must send it before any file: the app's forms
     /// carry it as their first field.
     public func requiredMultipartField(for head: Request) -> RequiredField? {
-        guard head.method.isUnsafe, head.headers[Self.headerName] == nil,
+        guard head.method.isUnsafe, head.headers[Self.headerName] == nil, !BearerAuthentication.carriesToken(head),
               let cookieToken = Self.cookieToken(of: head) else { return nil }
         return RequiredField(name: Self.fieldName, value: cookieToken, refusal: Self.refusal)
     }

@@ -19,6 +19,8 @@ public struct Request: Sendable {
     public var body: [UInt8]
     /// The CSRF token for this client, set by `CSRFProtection`, for pages to embed in forms.
     public var csrfToken: String?
+    /// The API token the request came with, by name (`BearerAuthentication`): then it has no cookies.
+    public var bearerTokenName: String?
     /// The client's IP address, e.g. `127.0.0.1`.
     public var remoteAddress: String
     /// It came over TLS: cookies set in answer get `Secure`.

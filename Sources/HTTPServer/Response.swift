@@ -44,11 +44,15 @@ public struct Response: Sendable {
         Response(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: .bytes(Array(text.utf8)))
     }
 
-    /// JSON with sorted keys and ISO 8601 dates (what scripts in any language can read).
+    /// JSON with sorted keys and ISO 8601 dates in UTC with milliseconds (what scripts in any
+    /// language can read; whole seconds made two records of one second look alike to a sync client).
     public static func json(_ value: some Encodable, status: HTTPStatus = .ok) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+        }
         let data = try encoder.encode(value)
         return Response(status: status, headers: ["Content-Type": "application/json"], body: .bytes(Array(data)))
     }

@@ -154,16 +154,22 @@ public final class Database: Sendable {
 
     /// Committed history after `token`, oldest first. A transaction matches `entities` when any of
     /// its changes does, and then carries only the matching changes.
-    public func fetchHistory(after token: Int64, authors: Set<String>? = nil, entities: Set<String>? = nil,
+    public func fetchHistory(after token: Int64, authors: AuthorFilter = .any, entities: Set<String>? = nil,
                              limit: Int = 1000) throws -> [HistoryTransaction] {
         try read { connection in
             try HistoryStore.fetch(after: token, authors: authors, entities: entities, limit: limit, on: connection)
         }
     }
 
+    /// Whether a reader at `cursor` can go on reading this history from it (`HistoryStore.holds`):
+    /// false for a token beyond the newest, or one a restore from an older backup took back.
+    public func historyHolds(_ cursor: HistoryCursor) throws -> Bool {
+        try read { connection in try HistoryStore.holds(cursor.token, on: connection) }
+    }
+
     /// One bounded page of the history after `cursor` (`HistoryStore.page`): at most `limit`
     /// matching changes, a huge transaction coming in pieces; read in one snapshot.
-    public func historyPage(after cursor: HistoryCursor, authors: Set<String>? = nil, entities: Set<String>? = nil,
+    public func historyPage(after cursor: HistoryCursor, authors: AuthorFilter = .any, entities: Set<String>? = nil,
                             limit: Int) throws -> HistoryPage {
         try read { connection in
             try HistoryStore.page(after: cursor, authors: authors, entities: entities, limit: limit, on: connection)
@@ -195,13 +201,19 @@ public final class Database: Sendable {
     /// SQLite's online backup, as one write on the writer connection: every connection to the
     /// file, in this process or in a running server, sees the restored content at its next read
     /// (a server's external-change watcher hears of it). History tokens then continue above the
-    /// ones handed out before, so a history reader that has seen them misses no later commit.
+    /// ones handed out before, so a history reader that has seen them misses no later commit, and
+    /// the tokens taken back (after the backup's newest) become a gap that `historyHolds` refuses.
     public func restore(from source: String) throws {
         try writer.withConnection { target in
             let latest = try HistoryStore.latestToken(target)
+            let gaps = try target.fetchAll("SELECT after, up_to FROM history_gap")
             let from = try Connection(path: source, readOnly: true)
             try Self.copyContent(of: from, into: target)
             try target.execute(HistoryStore.schema)
+            let restoredLatest = try HistoryStore.latestToken(target)
+            for gap in gaps.map({ ($0[0] as Int64, $0[1] as Int64) }) + [(restoredLatest, latest)] where gap.0 < gap.1 {
+                try target.execute("INSERT INTO history_gap(after, up_to) VALUES (?, ?)", [gap.0, gap.1])
+            }
             try target.execute("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'history_transaction'", [latest])
             try target.execute("""
                 INSERT INTO sqlite_sequence(name, seq) SELECT 'history_transaction', ?

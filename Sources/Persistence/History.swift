@@ -47,6 +47,9 @@ enum HistoryStore {
             row_id INTEGER NOT NULL,
             kind TEXT NOT NULL);
         CREATE INDEX IF NOT EXISTS history_change_by_token ON history_change(token, entity);
+        CREATE TABLE IF NOT EXISTS history_gap(
+            after INTEGER NOT NULL,
+            up_to INTEGER NOT NULL);
         """
 
     /// Tables whose changes are history: ordinary rowid tables of the main schema, without SQLite's
@@ -84,19 +87,30 @@ enum HistoryStore {
         return (token, Set(kept.map(\.table)))
     }
 
+    /// Whether a reader that has seen the history up to `token` can go on from it: the token was
+    /// handed out by this history (not beyond its newest) and its transactions are still the ones
+    /// the reader saw. A restore from an older backup takes back the tokens after the backup's
+    /// newest, up to the newest handed out before (`history_gap`): a reader there has seen changes
+    /// that are gone, and the commits after the restore would not tell it.
+    static func holds(_ token: Int64, on connection: Connection) throws -> Bool {
+        guard token <= (try latestToken(connection)) else { return false }
+        return try connection.fetchScalar(Bool.self, "SELECT NOT EXISTS (SELECT 1 FROM history_gap WHERE ?1 > after AND ?1 <= up_to)",
+                                          [token]) ?? true
+    }
+
     static func latestToken(_ connection: Connection) throws -> Int64 {
         try connection.fetchScalar(Int64.self, "SELECT max(token) FROM history_transaction") ?? 0
     }
 
     /// The WHERE clause (on `history_transaction t`) and its arguments selecting the transactions
-    /// after `token` by one of `authors` with a change to one of `entities` (nil: any).
-    static func transactionFilter(after token: Int64, authors: Set<String>?,
-                                          entities: Set<String>?) -> (sql: String, arguments: [any DatabaseValueConvertible]) {
+    /// after `token` by an author `authors` keeps with a change to one of `entities` (nil: any).
+    static func transactionFilter(after token: Int64, authors: AuthorFilter,
+                                  entities: Set<String>?) -> (sql: String, arguments: [any DatabaseValueConvertible]) {
         var sql = "t.token > ?"
         var arguments: [any DatabaseValueConvertible] = [token]
-        if let authors {
-            sql += " AND t.author IN (\(placeholders(authors.count)))"
-            arguments += authors.sorted()
+        if let condition = authors.condition(on: "t.author") {
+            sql += " AND " + condition.sql
+            arguments += condition.arguments
         }
         if let entities {
             sql += " AND EXISTS (SELECT 1 FROM history_change c WHERE c.token = t.token AND c.entity IN (\(placeholders(entities.count))))"
@@ -109,12 +123,12 @@ enum HistoryStore {
     /// probe per transaction after the token, whatever their size: no change row is loaded.
     static func hasChanges(to entities: Set<String>?, after token: Int64, on connection: Connection) throws -> Bool {
         if let entities, entities.isEmpty { return false }
-        let filter = transactionFilter(after: token, authors: nil, entities: entities)
+        let filter = transactionFilter(after: token, authors: .any, entities: entities)
         return try connection.fetchScalar(Bool.self, "SELECT EXISTS (SELECT 1 FROM history_transaction t WHERE \(filter.sql))",
                                           filter.arguments) ?? false
     }
 
-    static func fetch(after token: Int64, authors: Set<String>?, entities: Set<String>?, limit: Int,
+    static func fetch(after token: Int64, authors: AuthorFilter, entities: Set<String>?, limit: Int,
                       on connection: Connection) throws -> [HistoryTransaction] {
         let filter = transactionFilter(after: token, authors: authors, entities: entities)
         var arguments = filter.arguments + [limit]
@@ -145,7 +159,7 @@ enum HistoryStore {
     }
 
     /// How many transactions match, and the newest token of all (matching or not).
-    static func count(after token: Int64, authors: Set<String>?, entities: Set<String>?,
+    static func count(after token: Int64, authors: AuthorFilter, entities: Set<String>?,
                       on connection: Connection) throws -> (matches: Int, newestToken: Int64) {
         let filter = transactionFilter(after: token, authors: authors, entities: entities)
         let matches = try connection.fetchScalar(Int.self, "SELECT count(*) FROM history_transaction t WHERE \(filter.sql)",

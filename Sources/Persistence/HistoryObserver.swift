@@ -10,8 +10,8 @@ public final class HistoryObserver: Sendable {
     private let subscribers = SubscriberList<(Int, Int64)>()
     private let commitSubscription: ObservationCancellable
 
-    /// Counts from now on; nil filters match everything.
-    public init(database: Database, authors: Set<String>? = nil, entities: Set<String>? = nil) throws {
+    /// Counts from now on; `.any` and a nil `entities` match everything.
+    public init(database: Database, authors: AuthorFilter = .any, entities: Set<String>? = nil) throws {
         let progress = SharedState(Progress(lastToken: try database.latestHistoryToken()))
         let subscribers = subscribers
         self.progress = progress

@@ -54,7 +54,7 @@ extension HistoryStore {
     /// transaction that changed other tables costs several pages, not an unbounded scan.
     static let changeRowsPerPage = 10_000
 
-    static func page(after cursor: HistoryCursor, authors: Set<String>?, entities: Set<String>?, limit: Int,
+    static func page(after cursor: HistoryCursor, authors: AuthorFilter, entities: Set<String>?, limit: Int,
                      on connection: Connection) throws -> HistoryPage {
         let newest = try latestToken(connection)
         var pieces: [HistoryPiece] = []
@@ -81,7 +81,7 @@ extension HistoryStore {
             // filter) or one without changes: nothing to send of it.
             guard let last = changeRows?.upperBound,
                   let header = try connection.fetchOne("SELECT timestamp, author FROM history_transaction WHERE token = ?", [token]),
-                  authors?.contains(header[1]) != false else {
+                  authors.matches(header[1]) else {
                 position = HistoryCursor(token: token)
                 continue
             }
@@ -109,7 +109,7 @@ extension HistoryStore {
     }
 
     /// The first transaction after `token` matching the filter, with the rowids of its changes.
-    private static func nextTransaction(after token: Int64, authors: Set<String>?, entities: Set<String>?,
+    private static func nextTransaction(after token: Int64, authors: AuthorFilter, entities: Set<String>?,
                                         on connection: Connection) throws -> (token: Int64, changes: ClosedRange<Int64>?)? {
         if let entities, entities.isEmpty { return nil }
         let filter = transactionFilter(after: token, authors: authors, entities: entities)

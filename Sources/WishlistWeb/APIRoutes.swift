@@ -93,6 +93,8 @@ struct TripJSON: Encodable {
     let isComplete: Bool
     let activityCount: Int
     let completedActivityCount: Int
+    /// The photo's content version (the same picture has the same one on every server); absent without a photo.
+    let photoVersion: String?
     let url: String
 
     init(_ trip: Trip) {
@@ -104,6 +106,7 @@ struct TripJSON: Encodable {
         isComplete = trip.isComplete
         activityCount = trip.activityCount
         completedActivityCount = trip.completedActivityCount
+        photoVersion = trip.photo?.version
         url = "/trips/\(trip.id)"
     }
 }

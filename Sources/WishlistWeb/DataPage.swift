@@ -5,7 +5,8 @@ import WishlistCore
 
 /// The Data page (`/data`), the browser's side of `wishlist export` and `import`: downloads the
 /// whole wishlist as a zip archive, and restores one by upload, after a preview of what it holds
-/// and what it replaces, behind an automatic backup (DataPage+Import.swift).
+/// and what it replaces, behind an automatic backup (DataPage+Import.swift); and makes and revokes
+/// API tokens (DataPage+Tokens.swift).
 struct DataPage {
     let app: WishlistApp
     /// The one uploaded archive waiting for its confirmation (a new upload replaces it).
@@ -31,14 +32,16 @@ struct DataPage {
         router.get("/data/export") { request in try export(request) }
         router.post("/data/import") { request in try stage(request) }
         router.post("/data/import/:id/confirm") { request in try confirm(request) }
+        registerTokenRoutes(on: &router)
     }
 
     /// The folder holding the database, the photos, the backups.
     var dataDirectory: URL { URL(fileURLWithPath: app.store.database.path).deletingLastPathComponent() }
     private var downloadFolder: URL { dataDirectory.appendingPathComponent(".downloads", isDirectory: true) }
 
-    /// The page with both forms; `problem` (an upload refused) shows above the upload form.
-    func page(for request: Request, problem: String? = nil, status: HTTPStatus = .ok) throws -> Response {
+    /// The page with its forms; `problem` (an upload refused) shows above the upload form, `tokens`
+    /// (a new token's secret, or why none was made) in the API tokens section.
+    func page(for request: Request, problem: String? = nil, tokens: TokenNotice? = nil, status: HTTPStatus = .ok) throws -> Response {
         pendingImports.removeExpired()
         downloads.removeExpired()
         let contents = try app.store.fetch(.contents)
@@ -49,6 +52,7 @@ struct DataPage {
             "dataDirectory": .string(dataDirectory.path),
         ]
         if let problem { context["problem"] = .string(problem) }
+        context.merge(try tokensContext(tokens)) { $1 }
         return try app.pages.page("data", for: request, tab: nil, status: status, context)
     }
 

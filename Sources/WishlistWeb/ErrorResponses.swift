@@ -9,13 +9,14 @@ import WishlistCore
 extension WishlistError: HTTPResponseError {
     public var status: HTTPStatus {
         switch self {
-        case .notFound: .notFound
+        case .notFound, .noSuchToken: .notFound
         }
     }
 
     public var message: String {
         switch self {
         case .notFound(let entity, let id): "There is no \(entity) number \(id). It may have been deleted."
+        case .noSuchToken: description
         }
     }
 }

@@ -22,15 +22,14 @@ struct HistoryRoutes {
         let filter = try HistoryFilter(request, entities: app.store.database.historyEntities)
         let limit = try APIRoutes.boundedInteger(request.query["limit"], name: "limit", default: Self.defaultPageSize,
                                                  range: 1...Self.maxPageSize)
-        let page = try filter.page(from: app.store.database, after: filter.after, limit: limit)
-        try Self.refuseFutureCursor(filter.after, newestToken: page.newestToken)
-        return try .json(HistoryPageJSON(page))
+        try Self.refuseUnknownCursor(filter.after, in: app.store.database)
+        return try .json(HistoryPageJSON(try filter.page(from: app.store.database, after: filter.after, limit: limit)))
     }
 
     func stream(_ request: Request) throws -> Response {
         let filter = try HistoryFilter(request, entities: app.store.database.historyEntities)
         let after = try request.headers["Last-Event-ID"].map { try HistoryFilter.cursor($0, name: "Last-Event-ID") } ?? filter.after
-        try Self.refuseFutureCursor(after, newestToken: app.store.database.latestHistoryToken())
+        try Self.refuseUnknownCursor(after, in: app.store.database)
         let stream = EventStream()
         stream.send(ServerSentEvent(event: "ready", data: "", retry: LiveUpdates.retryMilliseconds))
         let pump = HistoryPump(database: app.store.database, filter: filter, after: after, stream: stream)
@@ -42,32 +41,34 @@ struct HistoryRoutes {
         return .eventStream(stream)
     }
 
-    /// A cursor beyond the newest token comes from another history, e.g. before the database was
-    /// restored from an older backup: answering "nothing new" would hide every change until the
-    /// history caught up, so the client is told to start again.
-    static func refuseFutureCursor(_ cursor: HistoryCursor, newestToken: Int64) throws {
-        guard cursor.token > newestToken else { return }
-        throw HTTPError(.conflict, "History token \(cursor.token) is newer than the newest one, \(newestToken): this is not the "
-                        + "history it came from (was the database restored from a backup?). Sync again from after=0.")
+    /// A cursor beyond the newest token, or one a restore from an older backup took back
+    /// (`Database.historyHolds`), comes from another history: answering "nothing new" (or only
+    /// what came after) would hide that the client holds changes that are gone. It is told to
+    /// start again (docs/SYNC.md: compare everything, then follow the history from `newestToken`).
+    static func refuseUnknownCursor(_ cursor: HistoryCursor, in database: Database) throws {
+        guard try !database.historyHolds(cursor) else { return }
+        throw HTTPError(.conflict, "History token \(cursor.token) is not one this history can go on from: it is newer than "
+                        + "the newest, \(try database.latestHistoryToken()), or the database was restored from an older backup "
+                        + "since. Compare everything again, then follow the history from its newest token.")
     }
 }
 
-/// The `after`, `authors` and `entities` parameters, checked: a bad value is a 400 with a message.
+/// The `after`, `authors` (only these) or `excludeAuthors` (all but these) and `entities`
+/// parameters, checked: a bad value is a 400 with a message.
 struct HistoryFilter: Sendable {
     let after: HistoryCursor
-    let authors: Set<String>?
+    let authors: AuthorFilter
     let entities: Set<String>?
 
     /// `known` are the entities the history records (`Database.historyEntities`).
     init(_ request: Request, entities known: Set<String>) throws {
         after = try request.query["after"].map { try Self.cursor($0, name: "after") } ?? HistoryCursor(token: 0)
-        authors = try Self.list(request.query["authors"], name: "authors") { author in
-            guard author.count <= 64, author.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
-                throw HTTPError(.badRequest, "Author “\(author)” is not a name of letters, digits, - and _ (at most 64).")
-            }
-        }
-        if let authors, authors.count > HistoryRoutes.maxAuthors {
-            throw HTTPError(.badRequest, "Name at most \(HistoryRoutes.maxAuthors) authors.")
+        let only = try Self.authorList(request, "authors"), excluded = try Self.authorList(request, "excludeAuthors")
+        switch (only, excluded) {
+        case (let only?, nil): authors = .only(only)
+        case (nil, let excluded?): authors = .excluding(excluded)
+        case (nil, nil): authors = .any
+        case (_?, _?): throw HTTPError(.badRequest, "Give authors or excludeAuthors, not both.")
         }
         entities = try Self.list(request.query["entities"], name: "entities") { entity in
             guard known.contains(entity) else {
@@ -86,6 +87,19 @@ struct HistoryFilter: Sendable {
                             + "or TOKEN:CHANGE as a page or event gave it.")
         }
         return cursor
+    }
+
+    /// Authors are "app", "seed", "import" and `token:NAME` for each API token's writes.
+    private static func authorList(_ request: Request, _ name: String) throws -> Set<String>? {
+        let authors = try list(request.query[name], name: name) { author in
+            guard author.count <= 64, author.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_:".contains($0)) }) else {
+                throw HTTPError(.badRequest, "Author “\(author)” is not a name of letters, digits, -, _ and : (at most 64).")
+            }
+        }
+        if let authors, authors.count > HistoryRoutes.maxAuthors {
+            throw HTTPError(.badRequest, "Name at most \(HistoryRoutes.maxAuthors) authors.")
+        }
+        return authors
     }
 
     /// A comma-separated list; absent means "any", present but empty is a mistake.
@@ -148,12 +162,15 @@ struct HistoryPageJSON: Encodable {
     let latestToken: Int64
     /// The page stopped at its bounds: ask again with `after=cursor` at once.
     let hasMore: Bool
+    /// The newest token of the whole history, matching the filter or not.
+    let newestToken: Int64
 
     init(_ page: HistoryPage) {
         transactions = page.pieces.map(HistoryTransactionJSON.init)
         cursor = page.cursor.description
         latestToken = page.cursor.change == nil ? page.cursor.token : page.cursor.token - 1
         hasMore = page.hasMore
+        newestToken = page.newestToken
     }
 }
 

@@ -21,6 +21,8 @@ struct PhotoRoutes {
         router.get("/trips/:id/thumbnail") { request in try thumbnail(request) }
         router.get("/trips/:id/photo/:size") { request in try rendition(request) }
         router.get("/trips/:id/original") { request in try original(request) }
+        // The same for scripts, under /api/ where an API token is accepted.
+        router.get("/api/trips/:id/photo") { request in try original(request) }
     }
 
     func thumbnail(_ request: Request) throws -> Response {

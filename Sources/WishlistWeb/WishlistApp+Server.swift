@@ -14,10 +14,15 @@ extension WishlistApp {
 
     /// What the server checks on each head before it reads the body or the responder sees the
     /// request. The host first, so a rebinding page learns nothing, not even whether a static file
-    /// exists; then a write's site, origin and token cookie (`CSRFProtection` checks the token
-    /// itself in the chain, where the form's fields are).
+    /// exists; then a script's API token; then a browser write's site, origin and token cookie
+    /// (`CSRFProtection` checks the token itself in the chain, where the form's fields are).
     var headChecks: [any HeadCheck] {
-        [HostValidation(additionalHosts: configuration.allowedHosts), CSRFProtection()]
+        [HostValidation(additionalHosts: configuration.allowedHosts), bearerAuthentication, CSRFProtection()]
+    }
+
+    /// API tokens for `/api`, as the store keeps them (hashed).
+    var bearerAuthentication: BearerAuthentication {
+        BearerAuthentication(paths: ["/api"]) { [store] hash in try store.apiToken(secretHash: hash)?.name }
     }
 
     /// The largest request body the server reads: room for the photo plus the form's other

@@ -54,6 +54,7 @@ public final class WishlistApp: Sendable {
         UndoRoutes(app: self).register(on: &router)
         PhotoRoutes(app: self).register(on: &router)
         APIRoutes(app: self).register(on: &router)
+        APIWriteRoutes(app: self).register(on: &router)
         HistoryRoutes(app: self).register(on: &router)
         DataPage(app: self).register(on: &router)
         live.register(on: &router)
@@ -76,6 +77,7 @@ public final class WishlistApp: Sendable {
             SecurityHeaders(),
             CrossSiteReadProtection(paths: Self.dataPaths),
             try StaticFiles(root: configuration.resourcesDirectory.appendingPathComponent("Public").path, prefix: "/static/"),
+            bearerAuthentication,
             CSRFProtection(),
         ]
         if let password = configuration.password {

@@ -3,7 +3,7 @@ import Foundation
 /// The parsed command line: a subcommand, its positional arguments and its options.
 struct Invocation {
     enum Command: String, CaseIterable {
-        case serve, `import`, export, backup, restore
+        case serve, `import`, export, backup, restore, token
         case generateSample = "generate-sample"
     }
 
@@ -48,6 +48,11 @@ struct Invocation {
                                         copy the live database and its photos into the folder PATH
       wishlist restore FOLDER [--data-dir DIR]
                                         put a backup back (also while the server runs)
+      wishlist token create NAME [--data-dir DIR]
+                                        make an API token for scripts (printed once; only its hash
+                                        is kept); its writes show in the history as token:NAME
+      wishlist token list [--data-dir DIR]
+      wishlist token revoke NAME [--data-dir DIR]
       wishlist generate-sample PATH [--trips N] [--activities-per-trip N] [--seed N]
                                         write a large deterministic archive for benchmarks
                                         (default 100000 trips, 10 activities each, seed 1)
@@ -69,6 +74,11 @@ struct Invocation {
       --tls-cert FILE       PEM certificate (chain) to serve HTTPS with, with --tls-key
       --tls-key FILE        PEM private key of --tls-cert
     """
+
+    /// What `wishlist token` does (its first argument).
+    enum TokenAction: String {
+        case create, list, revoke
+    }
 
     /// When `serve` speaks HTTPS.
     enum TLSMode: String, CaseIterable {
@@ -156,6 +166,13 @@ struct Invocation {
             default:
                 invocation.paths.append(argument)
             }
+        }
+        if invocation.command == .token {
+            guard let action = invocation.paths.first.flatMap(TokenAction.init(rawValue:)),
+                  invocation.paths.count == (action == .list ? 1 : 2) else {
+                throw UsageError(description: "token needs one of: create NAME, list, revoke NAME.")
+            }
+            return invocation
         }
         let expectedPaths = invocation.command == .serve ? 0 : 1
         guard invocation.paths.count == expectedPaths else {

@@ -15,6 +15,7 @@ do {
     case .export: try ArchiveCommands(invocation: invocation).exportArchive()
     case .backup: try ArchiveCommands(invocation: invocation).backup()
     case .restore: try ArchiveCommands(invocation: invocation).restore()
+    case .token: try TokenCommand(invocation: invocation).run()
     case .generateSample: try SampleCommand(invocation: invocation).run()
     }
 } catch let error as Invocation.UsageError {

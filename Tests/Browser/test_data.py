@@ -1,8 +1,9 @@
 """The Data page in a real Chromium: an archive downloaded from it restores, after the preview
 and the confirmation, a trip deleted meanwhile, photo and all; a file that is no archive gets the
-page back naming the problem."""
+page back naming the problem; an API token is made, shown once and revoked."""
 
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -106,3 +107,27 @@ def test_a_file_that_is_no_archive_gets_the_page_back_naming_the_problem(server,
     screenshot(browser, "data-problem")
     browser.get(server.url + "/")
     assert SEEDED_NEWEST_FIRST[0] in browser.find_element(By.ID, "carousel").text
+
+
+def test_an_api_token_is_made_shown_once_opens_the_api_and_is_revoked(server, browser):
+    browser.get(server.url + "/data")
+    assert "No tokens yet." in browser.find_element(By.ID, "tokens").text
+    long_name = "laptop-sync-for-the-kitchen-tablet-2026x"
+    browser.find_element(By.ID, "token-name").send_keys(long_name)
+    browser.find_element(By.XPATH, "//button[normalize-space()='Create Token']").click()
+    secret = wait_until(browser, lambda d: d.find_element(By.ID, "new-token-secret")).text.strip()
+    assert secret.startswith("wlt_") and len(secret) == 68
+    screenshot(browser, "data-token-created")
+
+    request = urllib.request.Request(server.url + "/api/token", headers={"Authorization": f"Bearer {secret}"})
+    assert long_name in urllib.request.urlopen(request, timeout=10).read().decode()
+
+    browser.get(server.url + "/data")
+    assert long_name in browser.find_element(By.ID, "tokens").text and secret not in browser.page_source
+    browser.find_element(By.ID, "token-name").send_keys("has space")
+    browser.find_element(By.XPATH, "//button[normalize-space()='Create Token']").click()
+    problem = wait_until(browser, lambda d: d.find_element(By.ID, "token-problem"))
+    assert "letters, digits" in problem.text
+    screenshot(browser, "data-token-problem")
+    browser.find_element(By.CSS_SELECTOR, f"button[aria-label='Revoke token {long_name}']").click()
+    wait_until(browser, lambda d: "No tokens yet." in d.find_element(By.ID, "tokens").text)

@@ -98,6 +98,38 @@ import Testing
         #expect(try database.read { db in try db.fetchScalar(String.self, "PRAGMA journal_mode") } == "wal")
     }
 
+    /// A reader that saw the commits a restore took back must hear so even after later commits
+    /// pass its token: "nothing new" would hide that its copy holds changes that are gone.
+    @Test func aRestoreTakesBackTheTokensAfterTheBackupsNewest() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("live.sqlite"), migrations: TestSchema.all)
+        let insert = { (name: String) in
+            try database.write(author: "test") { db throws in try db.execute("INSERT INTO list(name) VALUES (?)", [name]) }
+        }
+        try insert("kept")
+        let backupToken = try database.latestHistoryToken()
+        try database.backup(to: directory.path("copy.sqlite"))
+        try insert("lost 1")
+        try insert("lost 2")
+        let readerToken = try database.latestHistoryToken()
+        #expect(try database.historyHolds(HistoryCursor(token: readerToken)))
+
+        try database.restore(from: directory.path("copy.sqlite"))
+        try insert("after 1")
+        try insert("after 2")
+        #expect(try database.latestHistoryToken() == readerToken + 2)
+        #expect(try !database.historyHolds(HistoryCursor(token: readerToken)))
+        #expect(try !database.historyHolds(HistoryCursor(token: backupToken + 1, change: 3)))
+        #expect(try database.historyHolds(HistoryCursor(token: backupToken)))
+        #expect(try database.historyHolds(HistoryCursor(token: readerToken + 1)))
+        #expect(try !database.historyHolds(HistoryCursor(token: readerToken + 3)), "beyond the newest")
+
+        // A second restore keeps the first one's gap.
+        try database.backup(to: directory.path("second.sqlite"))
+        try database.restore(from: directory.path("second.sqlite"))
+        #expect(try !database.historyHolds(HistoryCursor(token: readerToken)))
+    }
+
     @Test func aDeletedOrReplacedFileStopsWrites() throws {
         let directory = try TemporaryDirectory()
         let insert = { (db: Connection) throws in try db.execute("INSERT INTO list(name) VALUES ('lost?')") }

@@ -119,6 +119,21 @@ import Testing
         #expect(try database.fetchHistory(after: 0, authors: []).isEmpty)
     }
 
+    /// A sync client writes as its own author and reads everyone else's changes.
+    @Test func excludingAuthorsKeepsEveryOtherAuthor() throws {
+        let directory = try TemporaryDirectory()
+        let database = try makeDatabase(directory)
+        for (id, author) in [(1, "app"), (2, "token:sync"), (3, "import"), (4, "token:sync")] {
+            try database.write(author: author) { db in try db.execute("INSERT INTO list(id, name) VALUES (?, 'L')", [id]) }
+        }
+        #expect(try database.fetchHistory(after: 0, authors: .excluding(["token:sync"])).map(\.author) == ["app", "import"])
+        #expect(try database.fetchHistory(after: 0, authors: .excluding(["token:sync", "app"])).map(\.author) == ["import"])
+        #expect(try database.fetchHistory(after: 0, authors: .excluding([])).count == 4)
+        let page = try database.historyPage(after: HistoryCursor(token: 0), authors: .excluding(["app", "import"]), limit: 10)
+        #expect(page.pieces.map(\.transaction.author) == ["token:sync", "token:sync"])
+        #expect(page.cursor.token == page.newestToken && !page.hasMore)
+    }
+
     @Test func tokensKeepGrowingAcrossReopening() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("tokens.sqlite")

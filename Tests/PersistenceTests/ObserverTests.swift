@@ -101,6 +101,21 @@ import Testing
         withExtendedLifetime(subscription) {}
     }
 
+    @Test func historyObserverSkipsExcludedAuthors() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try makeDatabaseWithOneList(directory)
+        let notBySync = try HistoryObserver(database: database, authors: .excluding(["token:sync"]))
+        let everything = try HistoryObserver(database: database)
+
+        try database.write(author: "token:sync") { db in try db.execute("INSERT INTO item(list_id, title) VALUES (1, 'x')") }
+        try database.write(author: "app") { db in try db.execute("INSERT INTO item(list_id, title) VALUES (1, 'y')") }
+        try database.write(author: "token:sync") { db in try db.execute("UPDATE list SET name = 'renamed'") }
+
+        #expect(await eventually { everything.eventCount == 3 })
+        database.notifier.queue.sync {}
+        #expect(notBySync.eventCount == 1)
+    }
+
     @Test func commitsOfAnotherConnectionAreNoticedByTheWatcher() async throws {
         let directory = try TemporaryDirectory()
         let database = try makeDatabaseWithOneList(directory, name: "shared.sqlite")

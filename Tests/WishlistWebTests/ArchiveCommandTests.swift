@@ -1,10 +1,11 @@
 import Foundation
+import HTTPServer
 import Persistence
 import Testing
 import WishlistCore
 
 /// `wishlist export`, `import` and `restore` as processes on real data directories: photos travel
-/// byte for byte, an import over trips needs --replace and can be undone.
+/// byte for byte, an import over trips needs --replace and can be undone; and `wishlist token`.
 @Suite struct ArchiveCommandTests {
     let folder = NSTemporaryDirectory() + "wishlist-archive-" + UUID().uuidString
 
@@ -101,6 +102,26 @@ import WishlistCore
                              (backup + "/images", 0o700), (data + "/images/" + photo, 0o600)] {
             #expect(try DataFolderTests.permissions(of: path) == mode, "\(path)")
         }
+    }
+
+    /// `wishlist token`: the secret printed once opens the API, and revoking shuts it.
+    @Test func tokensAreCreatedListedAndRevokedFromTheCommandLine() throws {
+        let data = folder + "/tokens"
+        let created = try wishlist("token", "create", "backup-script", "--data-dir", data)
+        #expect(created.status == 0, "\(created.error)")
+        #expect(created.output.contains("token:backup-script"))
+        let secret = try #require(created.output.split(separator: "\n").last.map(String.init))
+        let store = try WishlistStore(path: data + "/wishlist.sqlite")
+        #expect(try store.apiToken(secretHash: BearerToken.hash(secret))?.name == "backup-script")
+        store.close()
+
+        #expect(try wishlist("token", "list", "--data-dir", data).output.hasPrefix("backup-script\tsince "))
+        let twice = try wishlist("token", "create", "backup-script", "--data-dir", data)
+        #expect(twice.status == 1 && twice.error.contains("There is already a token called “backup-script”"))
+        #expect(try wishlist("token", "revoke", "backup-script", "--data-dir", data).status == 0)
+        #expect(try wishlist("token", "list", "--data-dir", data).output == "No API tokens.\n")
+        #expect(try wishlist("token", "revoke", "backup-script", "--data-dir", data).status == 1)
+        #expect(try wishlist("token", "make", "x", "--data-dir", data).status == 64)
     }
 
     @Test func aMaliciousArchiveChangesNothing() throws {

@@ -78,7 +78,7 @@ import TestSupport
         let client = fixture.client
         let withToken = ["Cookie": "\(CSRFProtection.cookieName)=\(token)", CSRFProtection.headerName: token]
         let cases: [(method: String, path: String, allow: String)] = [
-            ("PUT", "/", "GET, HEAD"), ("DELETE", "/goals", "GET, HEAD"), ("PATCH", "/api/trips", "GET, HEAD"),
+            ("PUT", "/", "GET, HEAD"), ("DELETE", "/goals", "GET, HEAD"), ("PATCH", "/api/trips", "GET, HEAD, POST"),
             ("GET", "/preferences/activity-sort", "POST"), ("DELETE", "/trips/1", "GET, HEAD, POST"),
             ("POST", "/static/css/app.css", "GET, HEAD"),
         ]

@@ -97,4 +97,26 @@ import WishlistCore
         }
         #expect(try SocketClient.get("/api/history?after=\(future - 5)", port: server.port).status == 200)
     }
+
+    /// The client saw changes a restore took back; the server has committed more since, so its
+    /// token is no longer from the future, and yet going on from it would leave those changes
+    /// standing on the client's side.
+    @Test func aTokenARestoreTookBackIsAConflictAfterLaterCommitsToo() throws {
+        let server = try AppHarness()
+        defer { server.stop() }
+        let database = server.store.database
+        try database.backup(to: server.directory + "/old.sqlite")
+        let activity = try server.activity(named: AppHarness.tenthActivity)
+        try server.store.setActivityComplete(id: activity.id, true)
+        let seen = try database.latestHistoryToken()
+        try database.restore(from: server.directory + "/old.sqlite")
+        try server.store.setActivityComplete(id: activity.id, true)
+        try server.store.setActivityComplete(id: activity.id, false)
+        #expect(try database.latestHistoryToken() > seen)
+
+        let reply = try server.client.get("/api/history?after=\(seen)")
+        #expect(reply.status == 409)
+        #expect(((try reply.json()["error"] as? [String: Any])?["message"] as? String)?.contains("restored") == true)
+        #expect(try server.client.get("/api/history?after=\(seen + 1)").status == 200)
+    }
 }

@@ -2,10 +2,13 @@
 public enum WishlistError: Error, Hashable, Sendable, CustomStringConvertible {
     /// No row of `entity` ("trip", "activity") has this id: it never existed or was deleted.
     case notFound(entity: String, id: Int64)
+    /// No API token has this name: it never existed or was revoked.
+    case noSuchToken(name: String)
 
     public var description: String {
         switch self {
         case .notFound(let entity, let id): "There is no \(entity) with id \(id); it may have been deleted."
+        case .noSuchToken(let name): "There is no API token called “\(name)”; it may have been revoked."
         }
     }
 }

@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""Mirrors one Wishlist into another, both ways, through their JSON APIs (docs/SYNC.md).
+
+    WISHLIST_A_TOKEN=wlt_… WISHLIST_B_TOKEN=wlt_… \
+        scripts/sync-client.py --a http://127.0.0.1:8080 --b http://127.0.0.1:8081 --state sync-state.json
+
+One run is one pass: it reads what changed on each side since the last run and makes the other
+side match. Run it again (a loop, a timer) to keep the two in step. Only the Python standard
+library is used.
+
+- Each side is read with `excludeAuthors=<this client's author there>`, so the client never sees
+  its own writes again and never sends a change back where it came from.
+- The state file keeps each side's history cursor and which trip and activity ids are the same
+  record on both sides.
+- The history says which records changed, not how: the client reads each one's current values
+  and writes only what differs (a record already equal costs no write, so nothing echoes).
+- The first run, and a run told that its cursor is no longer valid (409: a side was restored from
+  an older backup), compare everything instead: records with the same name (trips: and
+  collection) are paired, the rest copied across; side A wins where both differ.
+"""
+
+import argparse
+import json
+import os
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+
+KINDS = ("trips", "activities")
+
+
+def created(record):
+    """When a trip (`creationDate`) or an activity (`dateCreated`) was made."""
+    return record.get("creationDate") or record.get("dateCreated")
+
+
+def trip_fields(trip):
+    return {"name": trip["name"], "subtitle": trip.get("subtitle"), "collection": trip["collection"]}
+
+
+class CursorRefused(Exception):
+    """The side no longer holds the history after our cursor (a 409)."""
+
+
+class Side:
+    """One Wishlist, reached with its API token."""
+
+    def __init__(self, key, url, token):
+        self.key = key
+        self.url = url.rstrip("/")
+        self.token = token
+        self.author = self.json("GET", "/api/token")["author"]
+
+    def request(self, method, path, body=None, content_type=None):
+        headers = {"Authorization": f"Bearer {self.token}"}
+        if content_type:
+            headers["Content-Type"] = content_type
+        request = urllib.request.Request(self.url + path, data=body, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return response.status, response.read()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read()
+
+    def json(self, method, path, value=None, missing_ok=False):
+        """The decoded answer; None for a 404 when `missing_ok` (a record deleted meanwhile)."""
+        body = None if value is None else json.dumps(value).encode()
+        status, data = self.request(method, path, body, "application/json" if body is not None else None)
+        if status == 404 and missing_ok:
+            return None
+        if status == 409:
+            raise CursorRefused(data.decode(errors="replace"))
+        if status >= 400:
+            raise RuntimeError(f"{self.key}: {method} {path} answered {status}: {data.decode(errors='replace')}")
+        return json.loads(data) if data else {}
+
+    def history(self, cursor):
+        """The trip and activity ids changed after `cursor` by anyone but us, and the new cursor."""
+        changed = {kind: {} for kind in KINDS}
+        while True:
+            query = urllib.parse.urlencode({"after": cursor, "excludeAuthors": self.author,
+                                            "entities": "Trip,Activity", "limit": 1000})
+            page = self.json("GET", f"/api/history?{query}")
+            for transaction in page["transactions"]:
+                for change in transaction["changes"]:
+                    changed["trips" if change["entity"] == "Trip" else "activities"][change["id"]] = True
+            cursor = page["cursor"]
+            if not page["hasMore"]:
+                return changed, cursor
+
+    def newest_token(self):
+        return self.json("GET", "/api/history?limit=1")["newestToken"]
+
+    def all_trips(self):
+        trips, offset = [], 0
+        while True:
+            page = self.json("GET", f"/api/trips?limit=500&offset={offset}")["trips"]
+            trips += page
+            offset += len(page)
+            if len(page) < 500:
+                return trips
+
+
+class Pairs:
+    """Which record on one side is which on the other, for trips and for activities. Each is known
+    by its id and its creation date: after a restore from a backup an id can name a newer record,
+    which is then not the one paired."""
+
+    def __init__(self, saved):
+        self.sides = {kind: {"a": {}, "b": {}} for kind in KINDS}
+        for kind in KINDS:
+            for a_id, a_created, b_id, b_created in saved.get(kind, []):
+                self.pair(kind, "a", (a_id, a_created), (b_id, b_created))
+
+    def peer(self, kind, side, record):
+        """The (id, creation date) paired with `record` (id, creation date; a date of None: any)."""
+        entry = self.sides[kind][side].get(record[0])
+        if entry is None or record[1] not in (None, entry[0]):
+            return None
+        return entry[1]
+
+    def pair(self, kind, side, record, other):
+        other_side = "b" if side == "a" else "a"
+        self.forget(kind, side, record[0])
+        self.forget(kind, other_side, other[0])
+        self.sides[kind][side][record[0]] = (record[1], other)
+        self.sides[kind][other_side][other[0]] = (other[1], record)
+
+    def forget(self, kind, side, record_id):
+        entry = self.sides[kind][side].pop(record_id, None)
+        if entry is not None:
+            self.sides[kind]["b" if side == "a" else "a"].pop(entry[1][0], None)
+
+    def saved(self):
+        return {kind: sorted([a_id, created, *other] for a_id, (created, other) in self.sides[kind]["a"].items())
+                for kind in KINDS}
+
+
+class Mirror:
+    """Copies records between the sides. Trips and activities differ in their fields, their
+    creation date's name and where a new one is added; the rest is `copy_record`."""
+
+    def __init__(self, a, b, state):
+        self.sides = {"a": a, "b": b}
+        self.state = state
+        self.pairs = Pairs(state)
+
+    def copy_record(self, kind, source, target, record_id, read, fields, write):
+        """Makes the record's peer on `target` match it: created (`write(None, fields, record)`),
+        changed (`write(peer, fields that differ, record)`) or deleted. Returns the source's record and
+        the target's (None for a deleted one)."""
+        record = source.json("GET", f"/api/{kind}/{record_id}", missing_ok=True)
+        record = record and read(record)
+        peer_key = self.pairs.peer(kind, source.key, (record_id, record and created(record)))
+        peer = peer_key and target.json("GET", f"/api/{kind}/{peer_key[0]}", missing_ok=True)
+        # The peer's id may name another record over there now (a restore): then it is not the peer.
+        peer = peer and read(peer)
+        if peer and created(peer) != peer_key[1]:
+            peer = None
+        if record is None:
+            if peer:
+                target.json("DELETE", f"/api/{kind}/{peer_key[0]}", missing_ok=True)
+            self.pairs.forget(kind, source.key, record_id)
+            return None, None
+        wanted = fields(record)
+        if peer is None:
+            peer = write(None, wanted, record)
+            if peer is not None:
+                self.pairs.pair(kind, source.key, (record_id, created(record)), (peer["id"], created(peer)))
+            return record, peer
+        changed = {key: value for key, value in wanted.items() if peer.get(key) != value}
+        return record, (write(peer, changed, record) if changed else peer)
+
+    def copy_trip(self, source, target, trip_id):
+        def write(peer, fields, _):
+            if peer is None:
+                return target.json("POST", "/api/trips", fields)
+            return target.json("PUT", f"/api/trips/{peer['id']}", {**trip_fields(peer), **fields})
+        trip, peer = self.copy_record("trips", source, target, trip_id, lambda detail: detail["trip"], trip_fields, write)
+        version = trip and trip.get("photoVersion")
+        if peer and version and version != peer.get("photoVersion"):
+            status, photo = source.request("GET", f"/api/trips/{trip_id}/photo")
+            if status == 200:
+                target.request("PUT", f"/api/trips/{peer['id']}/photo", photo, "application/octet-stream")
+
+    def copy_activity(self, source, target, activity_id):
+        def write(peer, fields, activity):
+            if peer is not None:
+                return target.json("PATCH", f"/api/activities/{peer['id']}", fields)
+            trip_id = activity["tripID"]
+            # A new activity's trip must have its peer first.
+            trip_peer = self.pairs.peer("trips", source.key, (trip_id, None))
+            if trip_peer is None:
+                self.copy_trip(source, target, trip_id)
+                trip_peer = self.pairs.peer("trips", source.key, (trip_id, None))
+            return trip_peer and target.json("POST", f"/api/trips/{trip_peer[0]}/activities", fields, missing_ok=True)
+        self.copy_record("activities", source, target, activity_id, lambda activity: activity,
+                         lambda activity: {"name": activity["name"], "isComplete": activity["isComplete"]}, write)
+
+    def copy(self, source, target, changed):
+        # Trips first: a new activity's trip must have its peer before the activity is added.
+        for trip_id in changed["trips"]:
+            self.copy_trip(source, target, trip_id)
+        for activity_id in changed["activities"]:
+            self.copy_activity(source, target, activity_id)
+
+    def follow_history(self):
+        """Copies each side's changes since its cursor to the other side."""
+        for source, target in (("a", "b"), ("b", "a")):
+            source, target = self.sides[source], self.sides[target]
+            changed, cursor = source.history(self.state[source.key]["cursor"])
+            self.copy(source, target, changed)
+            self.state[source.key]["cursor"] = cursor
+
+    def compare_everything(self):
+        """Pairs equal records not yet paired, then makes B match A and copies what only B has.
+        The cursors are taken first: what changes meanwhile is read again by the next pass."""
+        cursors = {key: str(side.newest_token()) for key, side in self.sides.items()}
+        a, b = self.sides["a"], self.sides["b"]
+        details = {key: {trip["id"]: side.json("GET", f"/api/trips/{trip['id']}") for trip in side.all_trips()}
+                   for key, side in self.sides.items()}
+        self.pair_by_name(details)
+        self.copy(a, b, {"trips": details["a"], "activities": self.activity_ids(details["a"])})
+        unpaired = {kind: {record_id: True for record_id in ids if self.pairs.peer(kind, "b", (record_id, None)) is None}
+                    for kind, ids in (("trips", details["b"]), ("activities", self.activity_ids(details["b"])))}
+        self.copy(b, a, unpaired)
+        for key, cursor in cursors.items():
+            self.state[key] = {"cursor": cursor}
+
+    @staticmethod
+    def activity_ids(details):
+        return {activity["id"]: True for detail in details.values() for activity in detail["activities"]}
+
+    def pair_by_name(self, details):
+        """Pairs the trips not yet paired that have the same name and collection on both sides,
+        then within each pair of trips the activities of the same name."""
+        def pair_alike(kind, a_records, b_records, key):
+            waiting = {}
+            for record in a_records:
+                if self.pairs.peer(kind, "a", (record["id"], None)) is None:
+                    waiting.setdefault(key(record), []).append(record)
+            for record in b_records:
+                if self.pairs.peer(kind, "b", (record["id"], None)) is None and waiting.get(key(record)):
+                    match = waiting[key(record)].pop(0)
+                    self.pairs.pair(kind, "a", (match["id"], created(match)), (record["id"], created(record)))
+
+        trip_key = lambda trip: (trip["name"], trip["collection"])
+        pair_alike("trips", [d["trip"] for d in details["a"].values()], [d["trip"] for d in details["b"].values()], trip_key)
+        for a_id, detail in details["a"].items():
+            peer = self.pairs.peer("trips", "a", (a_id, None))
+            if peer and peer[0] in details["b"]:
+                pair_alike("activities", detail["activities"], details["b"][peer[0]]["activities"], lambda a: a["name"])
+
+    def run(self):
+        if "a" not in self.state or "b" not in self.state:
+            self.compare_everything()
+        try:
+            self.follow_history()
+        except CursorRefused as refusal:
+            print(f"sync-client: {refusal}; comparing everything again", file=sys.stderr)
+            self.compare_everything()
+            self.follow_history()
+        self.state.update(self.pairs.saved())
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Mirror two Wishlists both ways (docs/SYNC.md).")
+    parser.add_argument("--a", required=True, help="URL of side A (wins when both changed a record)")
+    parser.add_argument("--b", required=True, help="URL of side B")
+    parser.add_argument("--state", required=True, help="JSON file keeping the cursors and the id pairs")
+    arguments = parser.parse_args()
+    tokens = [os.environ.get(name) for name in ("WISHLIST_A_TOKEN", "WISHLIST_B_TOKEN")]
+    if not all(tokens):
+        parser.error("set WISHLIST_A_TOKEN and WISHLIST_B_TOKEN to an API token of each side")
+    state = {}
+    if os.path.exists(arguments.state):
+        with open(arguments.state) as file:
+            state = json.load(file)
+    mirror = Mirror(Side("a", arguments.a, tokens[0]), Side("b", arguments.b, tokens[1]), state)
+    mirror.run()
+    # Written whole, then renamed: an interrupted run leaves the last state, and the next run
+    # reads again what this one had done (equal records cost no write).
+    temporary = arguments.state + ".partial"
+    with open(temporary, "w") as file:
+        json.dump(mirror.state, file, indent=1, sort_keys=True)
+    os.replace(temporary, arguments.state)
+
+
+if __name__ == "__main__":
+    main()
