@@ -50,6 +50,8 @@ import Testing
         #expect(NameIndex.trigramQuery(for: ["ca"]) == nil)
         #expect(NameIndex.trigramQuery(for: ["cafe"]) == #""caf" AND "afe""#)
         #expect(NameIndex.trigramQuery(for: ["museum", "of", "crepes"]) == #""mus" AND "eum" AND "cre""#)
+        // One trigram per word once three words have them: those of one word come together.
+        #expect(NameIndex.trigramQuery(for: ["swim", "the", "glacier", "in", "bled"]) == #""gla" AND "swi" AND "ble""#)
         #expect(NameIndex.trigramQuery(for: ["a b"]) == #""a b""#)
         #expect(NameIndex.trigramQuery(for: ["say", #""hi""#]) == #""""hi" AND "hi""" AND "say""#)
     }

@@ -87,9 +87,14 @@ struct NameIndex {
         return [(fromIndex, SQLPart("\(searchTable) MATCH ?", [terms.map(Self.quoted).joined(separator: " OR ")])), atTheEnd]
     }
 
-    /// An FTS5 query asking for a few trigrams of the words (first and last of the longest word,
-    /// first of the next two), or nil when no word has three characters. Each trigram is quoted,
-    /// so no user text is read as query syntax.
+    /// An FTS5 query asking for three trigrams at most: the first of each of the three longest
+    /// words, and while there are fewer such words the longest one's last; nil when no word has
+    /// three characters. Each trigram is quoted, so no user text is read as query syntax.
+    ///
+    /// Why one per word: FTS5 reads the whole list of rows of each trigram asked for, which for a
+    /// common word is tens of thousands, and the trigrams of one word are found together (every
+    /// name with "gla" of "glacier" has its "ier"), so a second one of a word costs a list and
+    /// removes almost no candidate, where another word's removes most.
     static func trigramQuery(for words: [String]) -> String? {
         func trigrams(_ text: String) -> [String] {
             let scalars = Array(text.unicodeScalars)
@@ -104,7 +109,8 @@ struct NameIndex {
             .enumerated().sorted { ($0.element.count, $1.offset) > ($1.element.count, $0.offset) }.map(\.element)
         guard let longest = byLength.first else { return nil }
         var seen = Set<String>()
-        return ([longest.first!, longest.last!] + byLength.dropFirst().prefix(2).map { $0[0] })
+        let others = byLength.dropFirst().prefix(2).map { $0[0] }
+        return ([longest.first!] + (others.count < 2 ? [longest.last!] : []) + others)
             .filter { seen.insert($0).inserted }
             .map(quoted)
             .joined(separator: " AND ")
