@@ -27,6 +27,7 @@ enum Schema {
         collectionRows,
         searchWords,
         destinations,
+        tripPositions,
     ]
 
     /// Photos (see `PhotoLibrary`). The sizes and the content version live on the trip row so
