@@ -46,7 +46,7 @@ public struct MapDrawing: Sendable {
         self.bounds = bounds
         // Detail finer than about a 600th of the view's width would not show.
         let tolerance = bounds.width / 600
-        pinRadius = bounds.width / 110
+        pinRadius = bounds.width / 80
         let shifts = bounds.east > 180 ? [0.0, 360] : [0.0]
         landPaths = shifts.flatMap { shift in
             basemap.rings.compactMap { ring in Self.path(of: ring, shiftedBy: shift, in: bounds, tolerance: tolerance) }
