@@ -37,7 +37,7 @@ public struct MapDrawing: Sendable {
     /// Past this many pins, pins sharing a cell of a `clusterColumns`-wide grid over the view
     /// become one pin with their count: the drawing stays the same size however many there are.
     public static let pinLimit = 500
-    static let clusterColumns = 64.0
+    static let clusterColumns = 32.0
 
     /// Fits `pins` (see `MapBounds.fitting`) and simplifies `basemap` for that view.
     public init(basemap: Basemap, pins: [MapPin]) {
