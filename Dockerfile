@@ -9,7 +9,8 @@ COPY Sources ./Sources
 # The manifest declares the test targets too: it loads only where their folders exist.
 COPY Tests ./Tests
 RUN swift build -c release --product wishlist --static-swift-stdlib \
-    && cp "$(swift build -c release --show-bin-path)/wishlist" /wishlist
+    && cp "$(swift build -c release --show-bin-path)/wishlist" /wishlist \
+    && cp -R "$(swift build -c release --show-bin-path)/Wishlist_WorldMap.resources" /Wishlist_WorldMap.resources
 
 # Runtime stage: only the shared libraries the binary links against.
 FROM debian:bookworm-slim
@@ -17,6 +18,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends \
         libmicrohttpd12 libsqlite3-0 libvips42 libmagic1 zlib1g libgnutls30 libgeonames0 \
     && rm -rf /var/lib/apt/lists/*
 COPY --from=build /wishlist /usr/local/bin/wishlist
+# The map's basemap: Bundle.module looks for it beside the binary.
+COPY --from=build /Wishlist_WorldMap.resources /usr/local/bin/Wishlist_WorldMap.resources
 COPY Templates /app/Templates
 COPY Public /app/Public
 VOLUME /data

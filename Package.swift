@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers, bottom to top. The libraries in the middle know nothing of trips:
-//   C system libraries  ->  HTTPServer, Mustache, Persistence, Imaging, FileArchive, Places  ->  WishlistCore  ->  WishlistWeb  ->  wishlist
+//   C system libraries  ->  HTTPServer, Mustache, Persistence, Imaging, FileArchive, Places, WorldMap  ->  WishlistCore  ->  WishlistWeb  ->  wishlist
 let package = Package(
     name: "Wishlist",
     platforms: [.macOS(.v15)],
@@ -47,10 +47,13 @@ let package = Package(
         .target(name: "Imaging", dependencies: ["CVips", "CMagic", "CWebPMux"]),
         .target(name: "FileArchive", dependencies: ["CArchive"]),
         .target(name: "Places", dependencies: ["CGeonames"]),
+        // The basemap (Natural Earth 1:110m, see Resources/README.md) is a resource bundle beside the binary.
+        .target(name: "WorldMap", dependencies: ["Places"], exclude: ["Resources/README.md"],
+                resources: [.copy("Resources/countries-110m.txt")]),
 
         // The app.
         .target(name: "WishlistCore", dependencies: ["Persistence", "Imaging", "FileArchive", "Places"]),
-        .target(name: "WishlistWeb", dependencies: ["HTTPServer", "Mustache", "Persistence", "Imaging", "WishlistCore"]),
+        .target(name: "WishlistWeb", dependencies: ["HTTPServer", "Mustache", "Persistence", "Imaging", "WishlistCore", "WorldMap"]),
         .executableTarget(name: "wishlist", dependencies: ["WishlistWeb", "WishlistCore", "HTTPServer", "Persistence", "CMalloc"]),
 
         // One test target per library target, and the clients and clock they share.
@@ -61,6 +64,7 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "FileArchiveTests", dependencies: ["FileArchive", "CArchive"]),
         .testTarget(name: "PlacesTests", dependencies: ["Places"]),
+        .testTarget(name: "WorldMapTests", dependencies: ["WorldMap", "Places"]),
         .testTarget(name: "WishlistCoreTests", dependencies: ["WishlistCore", "Persistence", "Imaging", "FileArchive", "Places",
                                                     "TestSupport"]),
         .testTarget(name: "WishlistWebTests", dependencies: ["WishlistWeb", "WishlistCore", "HTTPServer", "Persistence", "Imaging",

@@ -3,6 +3,8 @@
 /// by the programmer; values always travel as bound `arguments`.
 public struct FetchDescriptor: Sendable, Equatable {
     public var table: String
+    /// The SQL after SELECT: `*`, or the columns the record reads (leaving out large ones).
+    public var columns: String
     /// The SQL after WHERE, with `?` for each of `arguments`.
     public var predicate: String?
     public var arguments: [DatabaseValue]
@@ -12,9 +14,10 @@ public struct FetchDescriptor: Sendable, Equatable {
     /// A column to group consecutive rows by; the rows are ordered by it first.
     public var sectionKey: String?
 
-    public init(table: String, predicate: String? = nil, arguments: [any DatabaseValueConvertible] = [],
+    public init(table: String, columns: String = "*", predicate: String? = nil, arguments: [any DatabaseValueConvertible] = [],
                 orderBy: String? = nil, limit: Int? = nil, sectionKey: String? = nil) {
         self.table = table
+        self.columns = columns
         self.predicate = predicate
         self.arguments = arguments.map(\.databaseValue)
         self.orderBy = orderBy
@@ -23,7 +26,7 @@ public struct FetchDescriptor: Sendable, Equatable {
     }
 
     public var sql: String {
-        var sql = "SELECT * FROM \(quotedIdentifier(table))"
+        var sql = "SELECT \(columns) FROM \(quotedIdentifier(table))"
         if let predicate { sql += " WHERE \(predicate)" }
         let ordering = [sectionKey.map(quotedIdentifier), orderBy].compactMap { $0 }
         if !ordering.isEmpty { sql += " ORDER BY " + ordering.joined(separator: ", ") }
@@ -38,13 +41,20 @@ public struct FetchDescriptor: Sendable, Equatable {
 
 /// The records sharing one value of a descriptor's section key, in query order.
 public struct RecordSection<Record: Sendable & Equatable>: Sendable, Equatable {
+    /// The section's id: the section key's value.
     public let key: DatabaseValue
     public let records: [Record]
+    /// How many records the section holds: more than `records` when a page fetched only the first.
+    public let count: Int
 
-    public init(key: DatabaseValue, records: [Record]) {
+    public init(key: DatabaseValue, records: [Record], count: Int? = nil) {
         self.key = key
         self.records = records
+        self.count = count ?? records.count
     }
+
+    /// Records of the section beyond those fetched.
+    public var hasMore: Bool { count > records.count }
 }
 
 extension Connection {

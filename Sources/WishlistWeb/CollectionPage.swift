@@ -44,15 +44,7 @@ struct CollectionListingView: FragmentView {
     var elementID: String { "collection-listing" }
 
     var mustacheValue: MustacheValue {
-        let page = listing.pageNumber
-        var fields: [String: MustacheValue] = [
-            "trips": .array(listing.trips.map { TripCardView(trip: $0).mustacheValue }),
-            "hasTrips": .bool(!listing.trips.isEmpty),
-            "pageText": .string("Page \(page) of \(listing.pageCount) · \(listing.tripCount) trips"),
-        ]
-        let base = "/collections/\(listing.collection.rawValue)"
-        if page > 1 { fields["previousURL"] = .string("\(base)?page=\(page - 1)") }
-        if page < listing.pageCount { fields["nextURL"] = .string("\(base)?page=\(page + 1)") }
-        return object(fields)
+        object(TripViews.pagedCards(listing.trips, pageNumber: listing.pageNumber, pageCount: listing.pageCount,
+                                    tripCount: listing.tripCount, url: "/collections/\(listing.collection.rawValue)?page="))
     }
 }

@@ -15,6 +15,12 @@ enum LiveTopic: Hashable, Sendable {
     case collectionListing(TripCollection, pageNumber: Int)
     /// The Search tab's results for a text, as many pages as shown.
     case searchResults(text: String, shown: ShownPages)
+    /// One page of the Trips tab by start date.
+    case tripsByDate(pageNumber: Int)
+    /// One page of the Trips tab's destinations, after the one named (nil: the first page).
+    case tripsByDestination(after: String?)
+    /// The Map tab's map and its list of pins.
+    case map
 
     /// What the topic shows, as its page showed it.
     var fragment: any Fragment {
@@ -27,18 +33,23 @@ enum LiveTopic: Hashable, Sendable {
         case .upcomingGoals: UpcomingGoalsFragment()
         case .collectionListing(let collection, let pageNumber): CollectionListingFragment(collection: collection, pageNumber: pageNumber)
         case .searchResults(let text, let shown): SearchResultsFragment(text: text, shown: shown)
+        case .tripsByDate(let pageNumber): TripsByDateFragment(pageNumber: pageNumber)
+        case .tripsByDestination(let after): TripsByDestinationFragment(after: after)
+        case .map: MapFragment()
         }
     }
 
     /// The topic's name in a page and in `/events?topics=`: a kind, and the record it follows.
     var id: String {
         switch self {
-        case .carousel, .achievedGoals, .upcomingGoals: kind.rawValue
+        case .carousel, .achievedGoals, .upcomingGoals, .map, .tripsByDestination(nil): kind.rawValue
         case .collectionRow(let collection): "\(kind.rawValue).\(collection.rawValue)"
         case .tripHeader(let tripID), .activityList(let tripID, _): "\(kind.rawValue).\(tripID)"
         case .collectionListing(let collection, let pageNumber): "\(kind.rawValue).\(collection.rawValue).\(pageNumber)"
         // The text percent-encoded, spaces as "+": no space or dot of its own splits the id.
         case .searchResults(let text, let shown): "\(kind.rawValue).\(shown.trips).\(shown.activities).\(ShownPages.encoded(text))"
+        case .tripsByDate(let pageNumber): "\(kind.rawValue).\(pageNumber)"
+        case .tripsByDestination(let after?): "\(kind.rawValue).\(ShownPages.encoded(after))"
         }
     }
 
@@ -52,6 +63,14 @@ enum LiveTopic: Hashable, Sendable {
         case (.carousel, nil): self = .carousel
         case (.achievedGoals, nil): self = .achievedGoals
         case (.upcomingGoals, nil): self = .upcomingGoals
+        case (.map, nil): self = .map
+        case (.tripsByDate, let number?):
+            guard let pageNumber = Int(number), pageNumber > 0 else { return nil }
+            self = .tripsByDate(pageNumber: pageNumber)
+        case (.tripsByDestination, nil): self = .tripsByDestination(after: nil)
+        case (.tripsByDestination, let encoded?):
+            guard let after = encoded.replacingOccurrences(of: "+", with: " ").removingPercentEncoding, !after.isEmpty else { return nil }
+            self = .tripsByDestination(after: after)
         case (.collectionRow, let name?):
             guard let collection = TripCollection(rawValue: name) else { return nil }
             self = .collectionRow(collection)
@@ -80,6 +99,7 @@ enum LiveTopic: Hashable, Sendable {
         case collectionRow = "collection", tripHeader = "trip-header"
         case activityList = "activity-list", activityListEditing = "activity-list-edit"
         case collectionListing = "collection-listing", searchResults = "search"
+        case tripsByDate = "trips", tripsByDestination = "trips-by-destination", map
     }
 
     private var kind: Kind {
@@ -92,6 +112,9 @@ enum LiveTopic: Hashable, Sendable {
         case .upcomingGoals: .upcomingGoals
         case .collectionListing: .collectionListing
         case .searchResults: .searchResults
+        case .tripsByDate: .tripsByDate
+        case .tripsByDestination: .tripsByDestination
+        case .map: .map
         }
     }
 }

@@ -3,13 +3,15 @@ import HTTPServer
 import Mustache
 import Persistence
 
-/// The three tabs of the app, in tab-bar order.
+/// The tabs of the app, in tab-bar order.
 enum Tab: String, CaseIterable, Sendable {
-    case wishlist, goals, search
+    case wishlist, trips, map, goals, search
 
     var label: String {
         switch self {
         case .wishlist: "Wishlist"
+        case .trips: "Trips"
+        case .map: "Map"
         case .goals: "Goals"
         case .search: "Search"
         }
@@ -18,6 +20,8 @@ enum Tab: String, CaseIterable, Sendable {
     var href: String {
         switch self {
         case .wishlist: "/"
+        case .trips: "/trips"
+        case .map: "/map"
         case .goals: "/goals"
         case .search: "/search"
         }

@@ -56,6 +56,18 @@ enum TripViews {
         })
     }
 
+    /// A page of trip cards and its pager (`partials/pager`): the page `url` followed by a number leads to.
+    static func pagedCards(_ trips: [Trip], pageNumber page: Int, pageCount: Int, tripCount: Int, url: String) -> [String: MustacheValue] {
+        var fields: [String: MustacheValue] = [
+            "trips": .array(trips.map { TripCardView(trip: $0).mustacheValue }),
+            "hasTrips": .bool(!trips.isEmpty),
+            "pageText": .string("Page \(page) of \(pageCount) · \(tripCount) trips"),
+        ]
+        if page > 1 { fields["previousURL"] = .string("\(url)\(page - 1)") }
+        if page < pageCount { fields["nextURL"] = .string("\(url)\(page + 1)") }
+        return fields
+    }
+
     static func percent(_ fraction: Double) -> Int {
         Int((fraction * 100).rounded())
     }

@@ -49,6 +49,8 @@ public final class WishlistApp: Sendable {
         CollectionPage(app: self).register(on: &router)
         GoalsPage(app: self).register(on: &router)
         SearchPage(app: self).register(on: &router)
+        TripsPage(app: self).register(on: &router)
+        MapPage(app: self).register(on: &router)
         NewTripPage(app: self).register(on: &router)
         TripPage(app: self).register(on: &router)
         UndoRoutes(app: self).register(on: &router)

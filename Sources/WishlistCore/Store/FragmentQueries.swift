@@ -56,10 +56,9 @@ extension WishlistQuery where Value == CollectionListing {
         let count = WishlistQuery<Int>.tripCount(in: collection)
         return Self { connection in
             let total = try count.fetch(connection)
-            let pageCount = max(1, (total + pageSize - 1) / pageSize)
-            let page = min(max(1, pageNumber), pageCount)
-            let trips = try WishlistQuery<[Trip]>.trips(in: collection, limit: pageSize, offset: (page - 1) * pageSize).fetch(connection)
-            return CollectionListing(collection: collection, trips: trips, tripCount: total, pageNumber: page, pageCount: pageCount)
+            let page = PageNumbering(itemCount: total, pageSize: pageSize, asked: pageNumber)
+            let trips = try WishlistQuery<[Trip]>.trips(in: collection, limit: pageSize, offset: page.offset).fetch(connection)
+            return CollectionListing(collection: collection, trips: trips, tripCount: total, pageNumber: page.number, pageCount: page.count)
         }
     }
 }

@@ -29,6 +29,7 @@ enum Schema {
         destinations,
         recentlyDeleted,
         apiTokens,
+        tripPositions,
     ]
 
     /// Photos (see `PhotoLibrary`). The sizes and the content version live on the trip row so
