@@ -15,7 +15,9 @@ final class ExternalChangeWatcher: @unchecked Sendable {
     init(interval: Duration,
          poll: @escaping @Sendable () throws -> (version: Int64, token: Int64)?,
          onChange: @escaping @Sendable (_ token: Int64) -> Void) {
-        let lastVersion = Mutex<Int64?>(nil)
+        // The first reading is taken here, not on the timer's queue: a commit made after this
+        // returns must count as a change, however late the timer first fires on a busy machine.
+        let lastVersion = Mutex<Int64?>((try? poll())?.version)
         timer.setEventHandler {
             guard let current = try? poll() else { return }
             let previous = lastVersion.withLock { last in
@@ -26,7 +28,8 @@ final class ExternalChangeWatcher: @unchecked Sendable {
         }
         let (seconds, attoseconds) = interval.components
         let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        timer.schedule(deadline: .now(), repeating: .nanoseconds(max(nanoseconds, 1_000_000)))
+        let period = DispatchTimeInterval.nanoseconds(max(nanoseconds, 1_000_000))
+        timer.schedule(deadline: .now() + period, repeating: period)
         timer.resume()
     }
 
