@@ -3,7 +3,8 @@
 /// by the programmer; values always travel as bound `arguments`.
 public struct FetchDescriptor: Sendable, Equatable {
     public var table: String
-    /// The SQL after WHERE, with `?` for each of `arguments`.
+    /// The SQL after WHERE, with `?` for each of `arguments`. Like `orderBy` and `sectionKey`, it
+    /// must not read a codable attribute column: fetching throws `DatabaseError.misuse` then.
     public var predicate: String?
     public var arguments: [DatabaseValue]
     /// The SQL after ORDER BY.
@@ -23,11 +24,14 @@ public struct FetchDescriptor: Sendable, Equatable {
     }
 
     public var sql: String {
-        var sql = "SELECT * FROM \(quotedIdentifier(table))"
-        if let predicate { sql += " WHERE \(predicate)" }
+        "SELECT * FROM \(quotedIdentifier(table))" + filterAndOrder + (limit != nil ? " LIMIT ?" : "")
+    }
+
+    /// The WHERE and ORDER BY clauses, each with a leading space; empty when there are none.
+    var filterAndOrder: String {
+        var sql = predicate.map { " WHERE \($0)" } ?? ""
         let ordering = [sectionKey.map(quotedIdentifier), orderBy].compactMap { $0 }
         if !ordering.isEmpty { sql += " ORDER BY " + ordering.joined(separator: ", ") }
-        if limit != nil { sql += " LIMIT ?" }
         return sql
     }
 
@@ -49,7 +53,8 @@ public struct RecordSection<Record: Sendable & Equatable>: Sendable, Equatable {
 
 extension Connection {
     public func fetchAll<Record: FetchableRecord>(_ type: Record.Type, _ descriptor: FetchDescriptor) throws -> [Record] {
-        try fetchAll(Record.self, descriptor.sql, descriptor.sqlArguments)
+        try refuseCodableAttributes(in: descriptor)
+        return try fetchAll(Record.self, descriptor.sql, descriptor.sqlArguments)
     }
 
     /// The selected records grouped by the descriptor's `sectionKey` (which it must have).
@@ -58,6 +63,7 @@ extension Connection {
         guard let sectionKey = descriptor.sectionKey else {
             throw DatabaseError.misuse("fetchSections needs a descriptor with a sectionKey", sql: descriptor.sql)
         }
+        try refuseCodableAttributes(in: descriptor)
         var groups: [(key: DatabaseValue, records: [Record])] = []
         for row in try fetchAll(descriptor.sql, descriptor.sqlArguments) {
             let key = try row.decode(sectionKey, as: DatabaseValue.self)
