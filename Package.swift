@@ -50,7 +50,7 @@ let package = Package(
 
         // The app.
         .target(name: "WishlistCore", dependencies: ["Persistence", "Imaging", "FileArchive", "Places"]),
-        .target(name: "WishlistWeb", dependencies: ["HTTPServer", "Mustache", "Persistence", "Imaging", "WishlistCore"]),
+        .target(name: "WishlistWeb", dependencies: ["HTTPServer", "Mustache", "Persistence", "Imaging", "Places", "WishlistCore"]),
         .executableTarget(name: "wishlist", dependencies: ["WishlistWeb", "WishlistCore", "HTTPServer", "Persistence", "CMalloc"]),
 
         // One test target per library target, and the clients and clock they share.

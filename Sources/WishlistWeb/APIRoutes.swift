@@ -93,7 +93,19 @@ struct TripJSON: Encodable {
     let isComplete: Bool
     let activityCount: Int
     let completedActivityCount: Int
+    /// Left out, like `subtitle`, when the trip has none.
+    let destination: DestinationJSON?
+    /// `YYYY-MM-DD`.
+    let startDate: CalendarDate?
+    let endDate: CalendarDate?
     let url: String
+
+    struct DestinationJSON: Encodable {
+        let name: String
+        /// Both set for a picked place, both left out for free text.
+        let latitude: Double?
+        let longitude: Double?
+    }
 
     init(_ trip: Trip) {
         id = trip.id
@@ -104,6 +116,11 @@ struct TripJSON: Encodable {
         isComplete = trip.isComplete
         activityCount = trip.activityCount
         completedActivityCount = trip.completedActivityCount
+        destination = trip.destination.map { destination in
+            DestinationJSON(name: destination.name, latitude: destination.coordinate?.latitude, longitude: destination.coordinate?.longitude)
+        }
+        startDate = trip.startDate
+        endDate = trip.endDate
         url = "/trips/\(trip.id)"
     }
 }

@@ -99,6 +99,7 @@ struct TripHeaderView: FragmentView {
             fields["photoAlt"] = .string("No photo of \(trip.name) yet")
         }
         if let subtitle = trip.subtitle, !subtitle.isEmpty { fields["subtitle"] = .string(subtitle) }
+        if let whereAndWhen = TripViews.whereAndWhen(trip) { fields["whereAndWhen"] = .string(whereAndWhen) }
         return object(fields)
     }
 }
