@@ -61,8 +61,8 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "FileArchiveTests", dependencies: ["FileArchive", "CArchive"]),
         .testTarget(name: "PlacesTests", dependencies: ["Places"]),
-        .testTarget(name: "WishlistCoreTests", dependencies: ["WishlistCore", "Persistence", "Imaging", "FileArchive", "TestSupport"]),
-        .testTarget(name: "WishlistWebTests", dependencies: ["WishlistWeb", "WishlistCore", "HTTPServer", "Persistence", "Imaging",
+        .testTarget(name: "WishlistCoreTests", dependencies: ["WishlistCore", "Persistence", "Imaging", "FileArchive", "Places", "TestSupport"]),
+        .testTarget(name: "WishlistWebTests", dependencies: ["WishlistWeb", "WishlistCore", "HTTPServer", "Persistence", "Imaging", "Places",
                                                    "TestSupport"], exclude: ["Snapshots"]),
     ],
     swiftLanguageModes: [.v6]
