@@ -109,6 +109,19 @@ import WishlistCore
         #expect(try fixture.store.trip(id: trip.id)?.destination == trip.destination)
     }
 
+    @Test func aNewDateIsOneTripUpdateInTheHistoryFeedAndTheAPIShowsIt() throws {
+        let fixture = try AppHarness()
+        let trip = try fixture.trip(named: "Japan Mystique")
+        let before = try fixture.store.database.latestHistoryToken()
+        try fixture.store.updateTrip(id: trip.id, draft: TripDraft(name: trip.name, collection: trip.collection,
+                                                                   destination: trip.destination, startDate: "2027-03-30"))
+        let page = try fixture.client.get("/api/history?after=\(before)").json()
+        let changes = try #require((page["transactions"] as? [[String: Any]])?.first?["changes"] as? [[String: Any]])
+        #expect(changes.map { "\($0["entity"]!) \($0["id"]!) \($0["kind"]!)" } == ["Trip \(trip.id) update"])
+        let json = try #require(try fixture.client.get("/api/trips/\(trip.id)").json()["trip"] as? [String: Any])
+        #expect(json["startDate"] as? String == "2027-03-30" && json["endDate"] == nil)
+    }
+
     @Test func searchMarksTheDestinationsMatches() throws {
         let fixture = try AppHarness()
         #expect(try fixture.client.get("/search?q=kyoto").text.contains(#"<span class="result-meta"><mark>Kyoto</mark>, Japan · 28 Mar – 6 Apr 2027</span>"#))
