@@ -37,7 +37,7 @@ import WishlistCore
         #expect(trip.destination == TripDestination(kyoto))
         #expect(trip.startDate == CalendarDate("2027-03-28") && trip.endDate == CalendarDate("2027-04-06"))
         #expect(try fixture.client.get("/").text.contains(#"<span class="card-meta">Kyoto, Japan · 28 Mar – 6 Apr 2027</span>"#))
-        #expect(try fixture.client.get("/trips/\(trip.id)").text.contains(#"<p class="trip-where">Kyoto, Japan · 28 Mar – 6 Apr 2027</p>"#))
+        #expect(try fixture.client.get("/trips/\(trip.id)").text.contains(#"<p class="trip-where">Kyoto, Japan · <span class="trip-dates">28 Mar – 6 Apr 2027</span></p>"#))
         let json = try #require(try fixture.client.get("/api/trips/\(trip.id)").json()["trip"] as? [String: Any])
         let destination = try #require(json["destination"] as? [String: Any])
         #expect(destination["name"] as? String == "Kyoto, Japan" && destination["latitude"] as? Double == kyoto.coordinate.latitude)
