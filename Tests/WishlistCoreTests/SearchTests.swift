@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Persistence
 @testable import WishlistCore
 
 @Suite struct SearchTests {
@@ -53,6 +54,7 @@ import Testing
         #expect(try found("kyoto", in: test).trips == ["Japan Mystique"])
         #expect(try found("santa cruz surf", in: test).trips == ["Surf Steamer Lane"])
         #expect(try found("SAN JOSE", in: test).trips == ["Into the Green"])
+        #expect(try found("tromso", in: test).trips == ["Hunting Auroras"])
         // The destination counts for its trip's activities too, like the trip's name.
         #expect(try found("kyoto temples", in: test).activities == ["Visit the hillside wooden temples"])
         // No word matches across the name's end and the destination's start.
@@ -65,6 +67,24 @@ import Testing
         for text in ["santa cruz", "hawaii", "japan mystique", "ca"] {
             #expect(try found(text, in: test) == expected(text, in: test), "\(text)")
         }
+    }
+
+    @Test func strokedLettersFoldLikeAccentsAlsoInNamesStoredBeforeTheMigration() throws {
+        #expect("Tromsø, ŁÓDŹ, Đà Nẵng".folded == "tromso, lodz, da nang")
+        let directory = try TemporaryDirectory()
+        // A wishlist of version 4, whose fold kept stroked letters.
+        let old = try Database(path: directory.databasePath, migrations: Array(Schema.migrations.prefix(4)))
+        try old.write(author: "test") { connection in
+            try connection.execute("""
+                INSERT INTO Trip (id, name, name_folded, collection, creation_date) VALUES (1, 'Tromsø Lights', 'tromsø lights', 'winterRetreats', 0);
+                INSERT INTO Activity (trip_id, name, name_folded, date_created, date_edited) VALUES (1, 'Łódź trams', 'łodz trams', 0, 0);
+                """)
+        }
+        old.close()
+        let store = try WishlistStore(path: directory.databasePath)
+        #expect(try store.search("tromso").trips.map(\.name).contains("Tromsø Lights"))
+        #expect(try store.search("lodz").activities.map(\.activity.name) == ["Łódź trams"])
+        #expect(try store.search("tromsø lodz").activities.map(\.activity.name) == ["Łódź trams"])
     }
 
     @Test func onlyAFewTrigramsOfTheNeedleAreAskedFor() {

@@ -17,5 +17,20 @@ extension Schema {
             CREATE INDEX Trip_by_start_date ON Trip(start_date, id);
             CREATE INDEX Trip_by_destination ON Trip(destination, start_date, id);
             """)
+        try refoldNamesWithStrokedLetters(on: connection)
+    }
+
+    /// Names with a stroked letter ("Tromsø") were folded keeping it until `String.folded` took
+    /// it off: fold them again, so "tromso" finds them (the triggers reindex what changes).
+    /// Trips have no destination yet, so their search text is their folded name.
+    private static func refoldNamesWithStrokedLetters(on connection: Connection) throws {
+        let letters = Set(String.strokedLetters.keys.flatMap { [String($0), String($0).uppercased()] }).sorted()
+        let anyLetter = letters.map { _ in "instr(name, ?) > 0" }.joined(separator: " OR ")
+        for table in ["Trip", "Activity"] {
+            for row in try connection.fetchAll("SELECT id, name FROM \(table) WHERE \(anyLetter)", letters) {
+                let name: String = row["name"]
+                try connection.execute("UPDATE \(table) SET name_folded = ? WHERE id = ?", [name.folded, row["id"] as Int64])
+            }
+        }
     }
 }
