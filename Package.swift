@@ -53,7 +53,7 @@ let package = Package(
 
         // The app.
         .target(name: "WishlistCore", dependencies: ["Persistence", "Imaging", "FileArchive", "Places"]),
-        .target(name: "WishlistWeb", dependencies: ["HTTPServer", "Mustache", "Persistence", "Imaging", "WishlistCore", "WorldMap"]),
+        .target(name: "WishlistWeb", dependencies: ["HTTPServer", "Mustache", "Persistence", "Imaging", "Places", "WishlistCore", "WorldMap"]),
         .executableTarget(name: "wishlist", dependencies: ["WishlistWeb", "WishlistCore", "HTTPServer", "Persistence", "CMalloc"]),
 
         // One test target per library target, and the clients and clock they share.
@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "WorldMapTests", dependencies: ["WorldMap", "Places"]),
         .testTarget(name: "WishlistCoreTests", dependencies: ["WishlistCore", "Persistence", "Imaging", "FileArchive", "Places",
                                                     "TestSupport"]),
-        .testTarget(name: "WishlistWebTests", dependencies: ["WishlistWeb", "WishlistCore", "HTTPServer", "Persistence", "Imaging",
+        .testTarget(name: "WishlistWebTests", dependencies: ["WishlistWeb", "WishlistCore", "HTTPServer", "Persistence", "Imaging", "Places",
                                                    "TestSupport"], exclude: ["Snapshots"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,10 @@
 import Foundation
 
 /// A `Codable` value the database keeps as it is: its JSON encoding in one TEXT column, decoded
-/// on fetch. The encoded text is opaque to SQL, so the value is for carrying, not for querying.
+/// on fetch. The encoded text is opaque to SQL, so the value is for carrying, not for querying:
+/// declare its column `CodableAttributeColumn.declaredType` and `FetchDescriptor` refuses to
+/// filter, sort or section by it. A stored value that no longer decodes makes `Row.decode` throw, so
+/// a caller decoding it with `try?` keeps the rest of its row.
 public struct CodableAttribute<Value: Codable & Hashable & Sendable>: Hashable, Sendable, DatabaseValueConvertible {
     public var value: Value
 

@@ -6,6 +6,8 @@ public final class Connection {
     let handle: OpaquePointer
     let authorizer = StatementAuthorizer()
     private var statementCache: [String: Statement] = [:]
+    /// Descriptors' filtering SQL found free of codable attributes (`refuseCodableAttributes`).
+    var descriptorsWithoutCodableAttributes: Set<String> = []
 
     init(path: String, readOnly: Bool) throws {
         // NOMUTEX: SQLite's own locking is redundant, the pools give a connection to one thread at a time.
@@ -130,6 +132,12 @@ public final class Connection {
     private func cache(_ statement: Statement) {
         if statementCache.count >= Connection.statementCacheLimit { statementCache.removeAll() }
         statementCache[statement.sql] = statement
+    }
+
+    /// The columns `sql` reads, found by preparing it without running it.
+    func columnsRead(by sql: String) throws -> Set<TableColumn> {
+        _ = try prepareFirst(sql)
+        return authorizer.recordedColumnReads
     }
 
     /// Prepares the first statement of `sql` and returns it with the SQL that follows it and the

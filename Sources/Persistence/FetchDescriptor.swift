@@ -5,7 +5,8 @@ public struct FetchDescriptor: Sendable, Equatable {
     public var table: String
     /// The SQL after SELECT: `*`, or the columns the record reads (leaving out large ones).
     public var columns: String
-    /// The SQL after WHERE, with `?` for each of `arguments`.
+    /// The SQL after WHERE, with `?` for each of `arguments`. Like `orderBy` and `sectionKey`, it
+    /// must not read a codable attribute column: fetching throws `DatabaseError.misuse` then.
     public var predicate: String?
     public var arguments: [DatabaseValue]
     /// The SQL after ORDER BY.
@@ -26,11 +27,14 @@ public struct FetchDescriptor: Sendable, Equatable {
     }
 
     public var sql: String {
-        var sql = "SELECT \(columns) FROM \(quotedIdentifier(table))"
-        if let predicate { sql += " WHERE \(predicate)" }
+        "SELECT \(columns) FROM \(quotedIdentifier(table))" + filterAndOrder + (limit != nil ? " LIMIT ?" : "")
+    }
+
+    /// The WHERE and ORDER BY clauses, each with a leading space; empty when there are none.
+    var filterAndOrder: String {
+        var sql = predicate.map { " WHERE \($0)" } ?? ""
         let ordering = [sectionKey.map(quotedIdentifier), orderBy].compactMap { $0 }
         if !ordering.isEmpty { sql += " ORDER BY " + ordering.joined(separator: ", ") }
-        if limit != nil { sql += " LIMIT ?" }
         return sql
     }
 
@@ -59,7 +63,8 @@ public struct RecordSection<Record: Sendable & Equatable>: Sendable, Equatable {
 
 extension Connection {
     public func fetchAll<Record: FetchableRecord>(_ type: Record.Type, _ descriptor: FetchDescriptor) throws -> [Record] {
-        try fetchAll(Record.self, descriptor.sql, descriptor.sqlArguments)
+        try refuseCodableAttributes(in: descriptor)
+        return try fetchAll(Record.self, descriptor.sql, descriptor.sqlArguments)
     }
 
     /// The selected records grouped by the descriptor's `sectionKey` (which it must have).
@@ -68,6 +73,7 @@ extension Connection {
         guard let sectionKey = descriptor.sectionKey else {
             throw DatabaseError.misuse("fetchSections needs a descriptor with a sectionKey", sql: descriptor.sql)
         }
+        try refuseCodableAttributes(in: descriptor)
         var groups: [(key: DatabaseValue, records: [Record])] = []
         for row in try fetchAll(descriptor.sql, descriptor.sqlArguments) {
             let key = try row.decode(sectionKey, as: DatabaseValue.self)

@@ -40,6 +40,7 @@ extension Connection {
         guard let sectionKey = descriptor.sectionKey else {
             throw DatabaseError.misuse("fetchSections needs a descriptor with a sectionKey", sql: descriptor.sql)
         }
+        try refuseCodableAttributes(in: descriptor)
         let key = quotedIdentifier(sectionKey)
         let table = quotedIdentifier(descriptor.table)
         let matching = descriptor.predicate.map { "(\($0)) AND " } ?? ""

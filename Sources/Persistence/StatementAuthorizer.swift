@@ -16,6 +16,9 @@ final class StatementAuthorizer {
     private var isRecording = false
     private var recordedReads = DatabaseRegion()
     private var recordedTriggerWrites: Set<String> = []
+    /// The columns read by the statements prepared in the last `recording` (for
+    /// `FetchDescriptor`'s refusal of codable attributes).
+    private(set) var recordedColumnReads: Set<TableColumn> = []
     /// The union of the regions of the statements run since `trackingRegion` began; nil when not tracking.
     var trackedRegion: DatabaseRegion?
 
@@ -23,7 +26,7 @@ final class StatementAuthorizer {
         let context = Unmanaged.passUnretained(self).toOpaque()
         sqlite3_set_authorizer(handle, { context, action, table, column, database, trigger in
             Unmanaged<StatementAuthorizer>.fromOpaque(context!).takeUnretainedValue()
-                .authorize(action, table: table, database: database, trigger: trigger)
+                .authorize(action, table: table, column: column, database: database, trigger: trigger)
         }, context)
     }
 
@@ -33,13 +36,14 @@ final class StatementAuthorizer {
     func recording<T>(_ prepare: () throws -> T) rethrows -> (T, reads: DatabaseRegion, triggerWrites: Set<String>) {
         recordedReads = DatabaseRegion()
         recordedTriggerWrites = []
+        recordedColumnReads = []
         isRecording = true
         defer { isRecording = false }
         let result = try prepare()
         return (result, recordedReads, recordedTriggerWrites)
     }
 
-    private func authorize(_ action: Int32, table: UnsafePointer<CChar>?, database: UnsafePointer<CChar>?,
+    private func authorize(_ action: Int32, table: UnsafePointer<CChar>?, column: UnsafePointer<CChar>?, database: UnsafePointer<CChar>?,
                            trigger: UnsafePointer<CChar>?) -> Int32 {
         if isRecording, let table {
             switch action {
@@ -50,6 +54,7 @@ final class StatementAuthorizer {
                 } else {
                     recordedReads.formUnion(DatabaseRegion(tables: [String(cString: table)]))
                 }
+                if let column { recordedColumnReads.insert(TableColumn(table: String(cString: table), column: String(cString: column))) }
             case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:
                 if trigger != nil { recordedTriggerWrites.insert(String(cString: table)) }
             default:
@@ -61,4 +66,10 @@ final class StatementAuthorizer {
         }
         return SQLITE_OK
     }
+}
+
+/// A column of a table, as the authorizer names it.
+struct TableColumn: Hashable {
+    let table: String
+    let column: String
 }

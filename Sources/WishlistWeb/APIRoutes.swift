@@ -95,7 +95,19 @@ struct TripJSON: Encodable {
     let completedActivityCount: Int
     /// The photo's content version (the same picture has the same one on every server); absent without a photo.
     let photoVersion: String?
+    /// Left out, like `subtitle`, when the trip has none.
+    let destination: DestinationJSON?
+    /// `YYYY-MM-DD`.
+    let startDate: CalendarDate?
+    let endDate: CalendarDate?
     let url: String
+
+    struct DestinationJSON: Encodable {
+        let name: String
+        /// Both set for a picked place, both left out for free text.
+        let latitude: Double?
+        let longitude: Double?
+    }
 
     init(_ trip: Trip) {
         id = trip.id
@@ -107,6 +119,11 @@ struct TripJSON: Encodable {
         activityCount = trip.activityCount
         completedActivityCount = trip.completedActivityCount
         photoVersion = trip.photo?.version
+        destination = trip.destination.map { destination in
+            DestinationJSON(name: destination.name, latitude: destination.coordinate?.latitude, longitude: destination.coordinate?.longitude)
+        }
+        startDate = trip.startDate
+        endDate = trip.endDate
         url = "/trips/\(trip.id)"
     }
 }

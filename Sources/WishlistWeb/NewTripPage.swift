@@ -16,6 +16,7 @@ struct NewTripPage {
 
     func create(_ request: Request) throws -> Response {
         var form = TripForm(form: request.form)
+        if form.findPlaces(request.form) { return try render(form, for: request, status: .ok) }
         if let unsaved = try form.save({ _ = try app.store.addTrip($0, photoAt: PhotoRoutes.uploadedPhotoPath(request)) }) {
             return unsaved.answer(try render(form, for: request, status: unsaved.status))
         }

@@ -66,8 +66,11 @@ struct SearchResultsView: FragmentView {
             "hasTrips": .bool(!results.trips.isEmpty),
             "hasActivities": .bool(!results.activities.isEmpty),
             "trips": .array(results.trips.enumerated().map { index, trip in
-                TripCardView(trip: trip, extra: ["position": .int(index + 1),
-                                                 "highlighted": Self.highlighted(trip.name, with: highlighter)]).mustacheValue
+                var extra: [String: MustacheValue] = ["position": .int(index + 1), "highlighted": Self.highlighted(trip.name, with: highlighter)]
+                // The destination is searched like the name, so its matches are marked too.
+                if let destination = trip.destination { extra["highlightedDestination"] = Self.highlighted(destination.name, with: highlighter) }
+                if let dates = TripViews.dateRangeText(start: trip.startDate, end: trip.endDate) { extra["dates"] = .string(dates) }
+                return TripCardView(trip: trip, extra: extra).mustacheValue
             }),
             "activities": .array(results.activities.enumerated().map { index, match in
                 [

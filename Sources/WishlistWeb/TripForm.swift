@@ -1,5 +1,6 @@
 import HTTPServer
 import Mustache
+import Places
 import WishlistCore
 
 /// The trip form's values and messages, shared by New Trip and the trip page's edit mode.
@@ -8,6 +9,14 @@ struct TripForm {
     var name = ""
     var subtitle = ""
     var collection = ""
+    /// The Destination field as typed, or the label of the place picked.
+    var destination = ""
+    /// The picked place's `PlaceToken` (the hidden `place` field); empty for free text.
+    var place = ""
+    var startDate = ""
+    var endDate = ""
+    /// The places "Find place" found for `destination` (the form without script); nil before a search.
+    var placeChoices: [Place]?
     var errors: [String: String] = [:]
     /// A message for the whole form (the wishlist was busy), shown above it.
     var alert: String?
@@ -30,17 +39,50 @@ struct TripForm {
         name = trip.name
         subtitle = trip.subtitle ?? ""
         collection = trip.collection.rawValue
+        destination = trip.destination?.name ?? ""
+        place = trip.destination?.place.map(PlaceToken.token(for:)) ?? ""
+        startDate = trip.startDate?.description ?? ""
+        endDate = trip.endDate?.description ?? ""
     }
 
     init(form: FormFields) {
         name = form["name"] ?? ""
         subtitle = form["subtitle"] ?? ""
         collection = form["collection"] ?? ""
+        destination = form["destination"] ?? ""
+        place = form["place"] ?? ""
+        startDate = form["startDate"] ?? ""
+        endDate = form["endDate"] ?? ""
+        // A choice among the places found (the form without script) is a pick like the script's.
+        if let choice = form[Self.placeChoiceField], let chosen = PlaceToken.place(for: choice) {
+            (destination, place) = (chosen.label, choice)
+        }
     }
+
+    /// The radio buttons of the places "Find place" found.
+    static let placeChoiceField = "placeChoice"
+    /// The submit button that searches places instead of saving (`findPlace=1`).
+    static let findPlaceField = "findPlace"
 
     /// The draft for the store, which validates it (its messages land in `errors`).
     var draft: TripDraft {
-        TripDraft(name: name, subtitle: subtitle, collection: TripCollection(rawValue: collection))
+        TripDraft(name: name, subtitle: subtitle, collection: TripCollection(rawValue: collection),
+                  destination: pickedDestination ?? TripDestination(name: destination), startDate: startDate, endDate: endDate)
+    }
+
+    /// The picked place, resolved by the server (its position from the gazetteer, never from the
+    /// form), while the field still shows its label: text typed after picking is free text.
+    private var pickedDestination: TripDestination? {
+        guard let picked = PlaceToken.place(for: place), picked.label == destination.trimmingCharacters(in: .whitespaces) else { return nil }
+        return TripDestination(picked)
+    }
+
+    /// "Find place" was pressed: the form is shown again with the places matching the
+    /// destination as choices, nothing saved. True when it was.
+    mutating func findPlaces(_ form: FormFields) -> Bool {
+        guard form[Self.findPlaceField] != nil else { return false }
+        placeChoices = PlaceSearch.search(destination, limit: PlaceRoutes.maxResults)
+        return true
     }
 
     mutating func record(_ unsaved: UnsavedChange) {
@@ -73,11 +115,30 @@ struct TripForm {
             "collection": field("collection", value: collection, formID: formID),
             "photo": field("photo", value: "", formID: formID),
             "collectionOptions": TripViews.collectionOptions(selected: collection),
+            "destination": field("destination", value: destination, formID: formID),
+            "place": .string(place),
+            "startDate": field("startDate", value: startDate, formID: formID),
+            "endDate": field("endDate", value: endDate, formID: formID),
         ]
+        if let placeChoices { context["placeSearch"] = placeSearchContext(placeChoices, formID: formID) }
         if let cancelURL { context["cancelURL"] = .string(cancelURL) }
         if let alert { context["formError"] = .string(alert) } else if !errors.isEmpty { context["formError"] = "Please fix the highlighted fields." }
         context.merge(photo.context) { $1 }
         return context
+    }
+
+    /// The choices after "Find place": each place, then keeping the text as typed.
+    private func placeSearchContext(_ places: [Place], formID: String) -> MustacheValue {
+        let typed = destination.trimmingCharacters(in: .whitespaces)
+        return .object([
+            "typed": .string(typed),
+            "hasChoices": .bool(!places.isEmpty),
+            "choices": .array(places.enumerated().map { index, place in
+                let token = PlaceToken.token(for: place.identifier)
+                return ["id": .string("\(formID)-place-\(index)"), "token": .string(token), "label": .string(place.label),
+                        "checked": .bool(token == self.place)]
+            }),
+        ])
     }
 
     private func field(_ name: String, value: String, formID: String) -> MustacheValue {

@@ -24,6 +24,7 @@ extension TripPage {
     func update(_ request: Request) throws -> Response {
         let trip = try trip(request)
         var form = TripForm(form: request.form)
+        if form.findPlaces(request.form) { return try render(request, form: form).response(for: request) }
         var rename: RenameProblem?
         let refusal = try form.save { draft in
             // Renames first: one refused stops the save, so the trip's typed fields stay in the form.

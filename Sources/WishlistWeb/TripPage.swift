@@ -105,6 +105,8 @@ struct TripHeaderView: FragmentView {
             fields["photoAlt"] = .string("No photo of \(trip.name) yet")
         }
         if let subtitle = trip.subtitle, !subtitle.isEmpty { fields["subtitle"] = .string(subtitle) }
+        if let destination = trip.destination { fields["destination"] = .string(destination.name) }
+        if let dates = TripViews.dateRangeText(start: trip.startDate, end: trip.endDate) { fields["dates"] = .string(dates) }
         return object(fields)
     }
 }

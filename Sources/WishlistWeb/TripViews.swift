@@ -18,6 +18,7 @@ struct TripCardView: MustacheConvertible {
         value["activityCount"] = .int(trip.activityCount)
         value["activityLabel"] = .string(trip.activityCount == 1 ? "1 Activity" : "\(trip.activityCount) Activities")
         if let subtitle = trip.subtitle, !subtitle.isEmpty { value["subtitle"] = .string(subtitle) }
+        if let whereAndWhen = TripViews.whereAndWhen(trip) { value["whereAndWhen"] = .string(whereAndWhen) }
         if let photo = trip.photo {
             value["thumbnailURL"] = .string(PhotoRoutes.thumbnailURL(tripID: trip.id, version: photo.version))
             value["thumbnailSourceSet"] = .string(PhotoRoutes.thumbnailSourceSet(tripID: trip.id, photo: photo))
@@ -71,6 +72,35 @@ enum TripViews {
     static func percent(_ fraction: Double) -> Int {
         Int((fraction * 100).rounded())
     }
+
+    /// "Kyoto, Japan · 28 Mar – 6 Apr 2027": a trip's destination and dates on one line, either
+    /// alone when the trip has only one; nil when it has neither.
+    static func whereAndWhen(_ trip: Trip) -> String? {
+        let parts = [trip.destination?.name, dateRangeText(start: trip.startDate, end: trip.endDate)].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
+    }
+
+    /// "28 Mar – 6 Apr 2027", "10 – 17 Apr 2027", "27 Dec 2027 – 3 Jan 2028", "From 12 Apr 2027",
+    /// "Until 6 Apr 2027": what is shared is said once.
+    static func dateRangeText(start: CalendarDate?, end: CalendarDate?) -> String? {
+        switch (start, end) {
+        case (nil, nil): return nil
+        case (let start?, nil): return "From \(dayText(start))"
+        case (nil, let end?): return "Until \(dayText(end))"
+        case (let start?, let end?):
+            if start == end { return dayText(start) }
+            if start.year != end.year { return "\(dayText(start)) – \(dayText(end))" }
+            if start.month != end.month { return "\(start.day) \(monthAbbreviations[start.month - 1]) – \(dayText(end))" }
+            return "\(start.day) – \(dayText(end))"
+        }
+    }
+
+    /// "6 Apr 2027"; spelled out here for the same reason as `Date.longDateText`.
+    static func dayText(_ date: CalendarDate) -> String {
+        "\(date.day) \(monthAbbreviations[date.month - 1]) \(date.year)"
+    }
+
+    private static let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 }
 
 extension Date {

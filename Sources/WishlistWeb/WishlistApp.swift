@@ -52,6 +52,7 @@ public final class WishlistApp: Sendable {
         TripsPage(app: self).register(on: &router)
         MapPage(app: self).register(on: &router)
         NewTripPage(app: self).register(on: &router)
+        PlaceRoutes(app: self).register(on: &router)
         TripPage(app: self).register(on: &router)
         UndoRoutes(app: self).register(on: &router)
         PhotoRoutes(app: self).register(on: &router)
@@ -72,7 +73,7 @@ public final class WishlistApp: Sendable {
     /// (so Sign Out works from them); the middleware's own refusals reach the server's page.
     /// What only this site's own pages may read (the JSON API and history feed, the live events,
     /// the photos); the HTML screens stay reachable from links and bookmarks.
-    static let dataPaths = ["/api", "/events", "/trips/*/photo", "/trips/*/thumbnail"]
+    static let dataPaths = ["/api", "/events", "/places", "/trips/*/photo", "/trips/*/thumbnail"]
 
     public func makeResponder() throws -> Handler {
         var middleware: [any Middleware] = [

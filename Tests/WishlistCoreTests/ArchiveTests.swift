@@ -1,4 +1,5 @@
 import Foundation
+import Places
 import Testing
 @testable import WishlistCore
 
@@ -49,6 +50,40 @@ import Testing
         #expect(try target.goal("trips-1").completedCount == source.goal("trips-1").completedCount - 1)
     }
 
+    @Test func destinationsAndDatesRoundTripAndOlderOrNewerShapesImport() throws {
+        let source = try TestStore()
+        let kyoto = try #require(PlaceSearch.search("kyoto", limit: 1).first)
+        try source.store.addTrip(TripDraft(name: "Temples", collection: .springEscapes, destination: TripDestination(kyoto),
+                                           startDate: "2027-03-28", endDate: "2027-04-06"))
+        try source.store.addTrip(TripDraft(name: "Somewhere", collection: .fallGetaways, destination: TripDestination(name: "Grandma's")))
+        let exported = URL(fileURLWithPath: source.directory.path + "/export.json")
+        try WishlistArchive(store: source.store).export(to: exported)
+        let document = try String(contentsOf: exported, encoding: .utf8)
+        #expect(document.contains(#""formatVersion":3"#))
+        #expect(document.contains(#""destination":{"latitude":\#(kyoto.coordinate.latitude),"longitude":\#(kyoto.coordinate.longitude),"name":"Kyoto, Japan","place":{"#))
+        #expect(document.contains(#""endDate":"2027-04-06","name":"Temples""#))
+
+        let target = try TestStore()
+        try WishlistArchive(store: target.store).import(from: exported)
+        let trips = try target.store.recentTrips(limit: 14)
+        #expect(trips.first { $0.name == "Temples" }?.destination == TripDestination(kyoto))
+        #expect(trips.first { $0.name == "Temples" }?.endDate == CalendarDate("2027-04-06"))
+        #expect(trips.first { $0.name == "Somewhere" }?.destination == TripDestination(name: "Grandma's"))
+        #expect(try target.store.search("kyoto temples").trips.map(\.name) == ["Temples"])
+
+        // Version 1 has no destinations; a newer app's identifier this one cannot read is left out.
+        let older = try write(#"{"formatVersion": 1, "trips": [{"name": "Old", "collection": "summerVibes"}]}"#, in: target.directory)
+        try WishlistArchive(store: target.store).import(from: older)
+        #expect(try target.store.recentTrips(limit: 2).map(\.destination) == [nil])
+        let newer = try write("""
+            {"formatVersion": 3, "trips": [{"name": "New", "collection": "summerVibes",
+              "destination": {"name": "Kyoto, Japan", "latitude": 35.0, "longitude": 135.7, "place": {"gazetteer": 7}, "colour": "red"}}]}
+            """, in: target.directory)
+        try WishlistArchive(store: target.store).import(from: newer)
+        #expect(try target.store.recentTrips(limit: 1).first?.destination
+                == TripDestination(name: "Kyoto, Japan", coordinate: Coordinate(latitude: 35.0, longitude: 135.7)))
+    }
+
     @Test func aMalformedArchiveNamesItsFirstProblemAndChangesNothing() throws {
         let test = try TestStore()
         let url = try write("""
@@ -75,8 +110,14 @@ import Testing
         let trip = #"{"name": "Trip", "collection": "summerVibes"}"#
         #expect(try problem(#"{"formatVersion": 1}"#) == "trips: is missing")
         #expect(try problem(#"{"trips": []}"#) == "formatVersion: is missing")
-        #expect(try problem(#"{"formatVersion": 3, "trips": []}"#)
-                == "formatVersion: is 3, but this app reads versions 1 to 2; use a newer app")
+        #expect(try problem(#"{"formatVersion": 4, "trips": []}"#)
+                == "formatVersion: is 4, but this app reads versions 1 to 3; use a newer app")
+        #expect(try problem(#"{"formatVersion": 3, "trips": [{"name": "T", "collection": "summerVibes", "startDate": "2027-04-06", "endDate": "2027-03-28"}]}"#)
+                == "trips[0].endDate: is before the trip's startDate (2027-04-06)")
+        #expect(try problem(#"{"formatVersion": 3, "trips": [{"name": "T", "collection": "summerVibes", "destination": {"name": "X", "latitude": 5}}]}"#)
+                == "trips[0].destination.longitude: latitude (-90 to 90) and longitude (-180 to 180) must be given together")
+        #expect(try problem(#"{"formatVersion": 3, "trips": [{"name": "T", "collection": "summerVibes", "destination": {"name": ""}}]}"#)
+                == "trips[0].destination.name: must not be empty")
         #expect(try problem(#"{"formatVersion": 2, "trips": [{"name": "T", "collection": "summerVibes", "photo": "../x.jpg"}]}"#)
                 == "trips[0].photo: must be null or a photo file name: 64 lowercase hex digits of its SHA-256, a dot and jpg, png, webp, gif or heic")
         #expect(try problem(#"{"format": "photos", "formatVersion": 1, "trips": []}"#)

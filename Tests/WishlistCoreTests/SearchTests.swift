@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Persistence
 @testable import WishlistCore
 
 @Suite struct SearchTests {
@@ -9,14 +10,16 @@ import Testing
     private func expected(_ text: String, in test: TestStore) throws -> (trips: [String], activities: [String]) {
         let words = SearchTerms(text).words
         let trips = try TripCollection.allCases.flatMap { try test.store.trips(in: $0, limit: 10_000) }
-        let tripNames = Dictionary(uniqueKeysWithValues: trips.map { ($0.id, $0.name.folded) })
+        // A trip's words are in its name or its destination (a word in neither is no match).
+        let tripTexts = Dictionary(uniqueKeysWithValues: trips.map { ($0.id, [$0.name.folded, $0.destination?.name.folded ?? ""]) })
+        let inTrip = { (id: Int64, word: String) in tripTexts[id]!.contains { $0.contains(word) } }
         let byName = { (a: String, b: String) in (a.folded, a) < (b.folded, b) }
         let activities = try test.allActivities().compactMap { activity -> (rank: Int, name: String)? in
-            let own = activity.name.folded, trip = tripNames[activity.tripID]!
-            guard words.allSatisfy({ own.contains($0) || trip.contains($0) }), words.contains(where: own.contains) else { return nil }
+            let own = activity.name.folded
+            guard words.allSatisfy({ own.contains($0) || inTrip(activity.tripID, $0) }), words.contains(where: own.contains) else { return nil }
             return (words.allSatisfy(own.contains) ? 0 : 1, activity.name)
         }
-        return (trips.map(\.name).filter { name in words.allSatisfy(name.folded.contains) }.sorted(by: byName),
+        return (trips.filter { trip in words.allSatisfy { inTrip(trip.id, $0) } }.map(\.name).sorted(by: byName),
                 activities.sorted { $0.rank != $1.rank ? $0.rank < $1.rank : byName($0.name, $1.name) }.map(\.name))
     }
 
@@ -44,6 +47,44 @@ import Testing
         for text in ["hike", "THE", "lane", "montreal", "ga", " trail ", "zzz", "the ga", "a the", "tr ra"] {
             #expect(try found(text, in: test) == expected(text, in: test), "search for \(text)")
         }
+    }
+
+    @Test func destinationsAreSearchedLikeNamesWithEveryWordSomewhere() throws {
+        let test = try TestStore()
+        #expect(try found("kyoto", in: test).trips == ["Japan Mystique"])
+        #expect(try found("santa cruz surf", in: test).trips == ["Surf Steamer Lane"])
+        #expect(try found("SAN JOSE", in: test).trips == ["Into the Green"])
+        #expect(try found("tromso", in: test).trips == ["Hunting Auroras"])
+        // The destination counts for its trip's activities too, like the trip's name.
+        #expect(try found("kyoto temples", in: test).activities == ["Visit the hillside wooden temples"])
+        // No word matches across the name's end and the destination's start.
+        #expect(try found("lanesanta", in: test).trips.isEmpty)
+
+        let id = try test.store.addTrip(TripDraft(name: "Weekend", collection: .fallGetaways, destination: TripDestination(name: "Zürich")))
+        #expect(try found("zurich", in: test).trips == ["Weekend"])
+        try test.store.updateTrip(id: id, draft: TripDraft(name: "Weekend", collection: .fallGetaways))
+        #expect(try found("zurich", in: test).trips.isEmpty)
+        for text in ["santa cruz", "hawaii", "japan mystique", "ca"] {
+            #expect(try found(text, in: test) == expected(text, in: test), "\(text)")
+        }
+    }
+
+    @Test func strokedLettersFoldLikeAccentsAlsoInNamesStoredBeforeTheMigration() throws {
+        #expect("Tromsø, ŁÓDŹ, Đà Nẵng".folded == "tromso, lodz, da nang")
+        let directory = try TemporaryDirectory()
+        // A wishlist of version 4, whose fold kept stroked letters.
+        let old = try Database(path: directory.databasePath, migrations: Array(Schema.migrations.prefix(4)))
+        try old.write(author: "test") { connection in
+            try connection.execute("""
+                INSERT INTO Trip (id, name, name_folded, collection, creation_date) VALUES (1, 'Tromsø Lights', 'tromsø lights', 'winterRetreats', 0);
+                INSERT INTO Activity (trip_id, name, name_folded, date_created, date_edited) VALUES (1, 'Łódź trams', 'łodz trams', 0, 0);
+                """)
+        }
+        old.close()
+        let store = try WishlistStore(path: directory.databasePath)
+        #expect(try store.search("tromso").trips.map(\.name).contains("Tromsø Lights"))
+        #expect(try store.search("lodz").activities.map(\.activity.name) == ["Łódź trams"])
+        #expect(try store.search("tromsø lodz").activities.map(\.activity.name) == ["Łódź trams"])
     }
 
     @Test func onlyAFewTrigramsOfTheNeedleAreAskedFor() {

@@ -92,7 +92,9 @@ import Testing
         #expect(qi.trips.map(\.name) == ["Tai Qi"])
         #expect(qi.activities.map(\.activity.name) == ["Qi"])
         #expect(try test.store.search("ta qi").trips.map(\.name) == ["Tai Qi"])
-        #expect(try test.store.search("ai").trips.map(\.name) == ["Cali Coastal Trails", "Maui Rainforest", "Tai Qi"])
+        // Also in destinations: Dubai, Hawaii.
+        #expect(try test.store.search("ai").trips.map(\.name)
+                == ["Cali Coastal Trails", "Desert Off-Road", "Kona Deep Dive", "Maui Rainforest", "Tai Qi"])
         #expect(try test.store.search("zq").trips.isEmpty)
     }
 

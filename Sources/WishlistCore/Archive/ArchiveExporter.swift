@@ -9,7 +9,8 @@ enum ArchiveExporter {
         var lastID: Int64 = 0
         while true {
             let trips = try connection.fetchAll("""
-                SELECT Trip.id, name, subtitle, collection, creation_date, TripImage.file_name FROM Trip
+                SELECT Trip.id, name, subtitle, collection, creation_date, start_date, end_date, \(TripDestination.selection),
+                       TripImage.file_name FROM Trip
                 LEFT JOIN TripImage ON TripImage.id = Trip.image_id WHERE Trip.id > ? ORDER BY Trip.id LIMIT ?
                 """, [lastID, batchSize])
             guard let first = trips.first, let last = trips.last else { return }
@@ -23,11 +24,12 @@ enum ArchiveExporter {
                 activities[row["trip_id"], default: []].append(ArchiveActivity(
                     name: row["name"], isComplete: row["is_complete"], dateCreated: row["date_created"], dateEdited: row["date_edited"]))
             }
-            try body(trips.map { row in
+            try body(trips.map { row throws in
                 let photo: String? = row["file_name"]
                 return ArchiveTrip(name: row["name"], subtitle: row["subtitle"], collection: row["collection"],
                                    creationDate: row["creation_date"], photo: photo.map(ArchivePhoto.file) ?? .none,
-                                   activities: activities[row["id"]] ?? [])
+                                   activities: activities[row["id"]] ?? [], destination: try TripDestination(row: row),
+                                   startDate: row["start_date"], endDate: row["end_date"])
             })
         }
     }

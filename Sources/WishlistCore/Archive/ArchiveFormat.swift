@@ -6,8 +6,9 @@ import Imaging
 /// path; optional fields let scripts write only what they know.
 struct Archive: Codable {
     static let formatName = "wishlist-archive"
-    /// 2 added trips' photos; version 1 documents still import (their trips keep matching photos).
-    static let currentVersion = 2
+    /// 2 added trips' photos, 3 their destinations and dates; version 1 and 2 documents still
+    /// import (their trips keep matching photos, and have no destination).
+    static let currentVersion = 3
 
     var format: String? = Archive.formatName
     var formatVersion: Int
@@ -98,19 +99,33 @@ struct ArchiveTrip: Codable, Equatable {
     var creationDate: Date?
     var photo: ArchivePhoto
     var activities: [ArchiveActivity]
+    var destination: ArchiveDestination?
+    var startDate: CalendarDate?
+    /// On or after `startDate`.
+    var endDate: CalendarDate?
 
     enum CodingKeys: String, CodingKey {
-        case name, subtitle, collection, creationDate, photo, activities
+        case name, subtitle, collection, creationDate, photo, activities, destination, startDate, endDate
     }
 
     init(name: String, subtitle: String?, collection: TripCollection, creationDate: Date,
-         photo: ArchivePhoto = .keepMatching, activities: [ArchiveActivity]) {
+         photo: ArchivePhoto = .keepMatching, activities: [ArchiveActivity],
+         destination: TripDestination? = nil, startDate: CalendarDate? = nil, endDate: CalendarDate? = nil) {
         self.name = name
         self.subtitle = subtitle
         self.collection = collection
         self.creationDate = creationDate
         self.photo = photo
         self.activities = activities
+        self.destination = destination.map(ArchiveDestination.init)
+        self.startDate = startDate
+        self.endDate = endDate
+    }
+
+    /// What the trip row stores.
+    var fields: TripFields {
+        TripFields(name: name, subtitle: subtitle, collection: collection, destination: destination?.tripDestination,
+                   startDate: startDate, endDate: endDate)
     }
 
     init(from decoder: any Decoder) throws {
@@ -136,6 +151,13 @@ struct ArchiveTrip: Codable, Equatable {
             photo = .file(file)
         }
         activities = try container.decodeIfPresent([ArchiveActivity].self, forKey: .activities) ?? []
+        destination = try container.decodeIfPresent(ArchiveDestination.self, forKey: .destination)
+        startDate = try container.decodeIfPresent(CalendarDate.self, forKey: .startDate)
+        endDate = try container.decodeIfPresent(CalendarDate.self, forKey: .endDate)
+        if let startDate, let endDate, endDate < startDate {
+            throw DecodingError.dataCorruptedError(forKey: .endDate, in: container,
+                debugDescription: "is before the trip's startDate (\(startDate))")
+        }
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -150,6 +172,9 @@ struct ArchiveTrip: Codable, Equatable {
         case .file(let name): try container.encode(name, forKey: .photo)
         }
         try container.encode(activities, forKey: .activities)
+        try container.encodeIfPresent(destination, forKey: .destination)
+        try container.encodeIfPresent(startDate, forKey: .startDate)
+        try container.encodeIfPresent(endDate, forKey: .endDate)
     }
 }
 
@@ -179,7 +204,7 @@ struct ArchiveActivity: Codable, Equatable {
 
 extension KeyedDecodingContainer {
     /// A name under the same rules as the app's forms, trimmed.
-    fileprivate func decodeText(forKey key: Key) throws -> String {
+    func decodeText(forKey key: Key) throws -> String {
         try validated(try decode(String.self, forKey: key), forKey: key)
     }
 

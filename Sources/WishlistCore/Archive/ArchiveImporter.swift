@@ -96,8 +96,7 @@ struct ArchiveImporter {
 
     private func insert(_ trip: ArchiveTrip, importTime: Date) throws -> Int64 {
         let creationDate = trip.creationDate ?? importTime
-        let tripID = try Rows.insertTrip(TripFields(name: trip.name, subtitle: trip.subtitle, collection: trip.collection),
-                                         creationDate: creationDate, on: connection)
+        let tripID = try Rows.insertTrip(trip.fields, creationDate: creationDate, on: connection)
         for activity in trip.activities {
             let dateCreated = activity.dateCreated ?? creationDate
             _ = try Rows.insertActivity(tripID: tripID, name: activity.name, isComplete: activity.isComplete,

@@ -68,11 +68,19 @@ struct TripFields: Hashable, Sendable {
     var startDate: CalendarDate? = nil
     var endDate: CalendarDate? = nil
 
+    /// What trip search reads (the `name_folded` column, with its trigram index): the folded name,
+    /// then for a trip with a destination U+001F and the folded destination. Names hold no control
+    /// character (`TextRules`), so a word matches across the two only if it holds that one; trips still sort by name
+    /// first (it sorts before every printable character, as the end of a shorter name does).
+    var searchText: String {
+        [name, destination?.name].compactMap { $0?.folded }.joined(separator: "\u{1F}")
+    }
+
     /// The Trip columns these fields fill, in the order of `values`.
     static let columns = "name, name_folded, subtitle, collection, destination, latitude, longitude, place, start_date, end_date"
 
     var values: [any DatabaseValueConvertible] {
-        [name, name.folded, subtitle, collection, destination?.name, destination?.coordinate?.latitude,
+        [name, searchText, subtitle, collection, destination?.name, destination?.coordinate?.latitude,
          destination?.coordinate?.longitude, destination?.place.map(CodableAttribute.init), startDate, endDate]
     }
 }

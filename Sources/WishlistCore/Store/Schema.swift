@@ -12,7 +12,8 @@ import Persistence
 ///   rescan), `Goal.is_achieved` is generated from it, and `date_achieved` is set when a goal
 ///   crosses its target upward and cleared when it falls back;
 /// - the FTS5 trigram tables `TripSearch` / `ActivitySearch` index the accent-folded names
-///   (`name_folded`, written by the Swift code since SQLite cannot fold accents), and
+///   (`name_folded`, written by the Swift code since SQLite cannot fold accents; a trip's also
+///   holds its destination, `TripFields.searchText`), and
 ///   `ActivityAndTripSearch` each activity's name beside its trip's (`Schema.searchWords`).
 enum Schema {
     static let migrations = [
