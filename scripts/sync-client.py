@@ -36,7 +36,11 @@ def created(record):
 
 
 def trip_fields(trip):
-    return {"name": trip["name"], "subtitle": trip.get("subtitle"), "collection": trip["collection"]}
+    destination = trip.get("destination")
+    return {"name": trip["name"], "subtitle": trip.get("subtitle"), "collection": trip["collection"],
+            # The place travels as its opaque token: the other side resolves it in its own gazetteer.
+            "destination": destination and {"name": destination["name"], "place": destination.get("place")},
+            "startDate": trip.get("startDate"), "endDate": trip.get("endDate")}
 
 
 class CursorRefused(Exception):

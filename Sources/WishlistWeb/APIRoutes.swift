@@ -107,6 +107,8 @@ struct TripJSON: Encodable {
         /// Both set for a picked place, both left out for free text.
         let latitude: Double?
         let longitude: Double?
+        /// The picked place's `PlaceToken`, opaque: send it back in a write to keep the place.
+        let place: String?
     }
 
     init(_ trip: Trip) {
@@ -120,7 +122,8 @@ struct TripJSON: Encodable {
         completedActivityCount = trip.completedActivityCount
         photoVersion = trip.photo?.version
         destination = trip.destination.map { destination in
-            DestinationJSON(name: destination.name, latitude: destination.coordinate?.latitude, longitude: destination.coordinate?.longitude)
+            DestinationJSON(name: destination.name, latitude: destination.coordinate?.latitude,
+                            longitude: destination.coordinate?.longitude, place: destination.place.map(PlaceToken.token(for:)))
         }
         startDate = trip.startDate
         endDate = trip.endDate

@@ -135,12 +135,28 @@ struct APIBody {
 
 /// `{"name": …, "subtitle": …, "collection": …}`: a trip as the new-trip form takes it, a whole
 /// trip each time (PUT replaces its text).
+/// A whole trip, as a write replaces it: a field left out is cleared (`destination`, `subtitle`,
+/// the dates), as the edit form does.
 struct TripBody: Decodable {
     let name: String
     let subtitle: String?
     let collection: String
+    let destination: DestinationBody?
+    /// `YYYY-MM-DD`.
+    let startDate: String?
+    let endDate: String?
 
-    var draft: TripDraft { TripDraft(name: name, subtitle: subtitle, collection: TripCollection(rawValue: collection)) }
+    /// `{"name": …, "place": …}`: `place` a token from a trip's JSON, kept while `name` is its label.
+    struct DestinationBody: Decodable {
+        let name: String
+        let place: String?
+    }
+
+    var draft: TripDraft {
+        TripDraft(name: name, subtitle: subtitle, collection: TripCollection(rawValue: collection),
+                  destination: destination.map { PlaceToken.destination(named: $0.name, token: $0.place) },
+                  startDate: startDate, endDate: endDate)
+    }
 }
 
 /// `{"name": …, "isComplete": …}`: a name to add one (unchecked unless `isComplete`), either to change one.

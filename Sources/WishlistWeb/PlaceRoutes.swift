@@ -44,6 +44,14 @@ enum PlaceToken {
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
+    /// The destination a form or a script sent: the place `token` names while `name` is still
+    /// its label (text typed after picking is free text), else `name` as free text.
+    static func destination(named name: String, token: String?) -> TripDestination {
+        let name = name.trimmingCharacters(in: .whitespaces)
+        guard let picked = place(for: token), picked.label == name else { return TripDestination(name: name) }
+        return TripDestination(picked)
+    }
+
     /// The place a token names, if it is well formed and the gazetteer still has it.
     static func place(for token: String?) -> Place? {
         guard let token, !token.isEmpty, token.utf8.count <= maximumLength else { return nil }

@@ -67,14 +67,7 @@ struct TripForm {
     /// The draft for the store, which validates it (its messages land in `errors`).
     var draft: TripDraft {
         TripDraft(name: name, subtitle: subtitle, collection: TripCollection(rawValue: collection),
-                  destination: pickedDestination ?? TripDestination(name: destination), startDate: startDate, endDate: endDate)
-    }
-
-    /// The picked place, resolved by the server (its position from the gazetteer, never from the
-    /// form), while the field still shows its label: text typed after picking is free text.
-    private var pickedDestination: TripDestination? {
-        guard let picked = PlaceToken.place(for: place), picked.label == destination.trimmingCharacters(in: .whitespaces) else { return nil }
-        return TripDestination(picked)
+                  destination: PlaceToken.destination(named: destination, token: place), startDate: startDate, endDate: endDate)
     }
 
     /// "Find place" was pressed: the form is shown again with the places matching the

@@ -57,7 +57,9 @@ class Wishlist:
         for trip in self.trips().values():
             detail = self.call("GET", f"/api/trips/{trip['id']}")
             activities = sorted((activity["name"], activity["isComplete"]) for activity in detail["activities"])
-            contents.append((trip["name"], trip.get("subtitle"), trip["collection"], trip.get("photoVersion"), activities))
+            contents.append((trip["name"], trip.get("subtitle"), trip["collection"], trip.get("photoVersion"),
+                             json.dumps(trip.get("destination"), sort_keys=True), trip.get("startDate"), trip.get("endDate"),
+                             activities))
         return sorted(contents, key=repr)
 
     def history(self, after, authors):
@@ -126,7 +128,12 @@ def test_changes_on_both_sides_converge_without_echoes(wishlists, tmp_path):
     a.call("DELETE", f"/api/trips/{a.trips()[deleted]['id']}")
 
     # On B: a new trip, an activity deleted and one renamed.
-    kyoto = b.call("POST", "/api/trips", {"name": "Kyoto Temples", "collection": "fallGetaways"})
+    with urllib.request.urlopen(b.server.url + "/places?q=kyoto", timeout=10) as response:
+        place = json.loads(response.read())["places"][0]
+    kyoto = b.call("POST", "/api/trips", {"name": "Kyoto Temples", "collection": "fallGetaways",
+                                          "destination": {"name": place["label"], "place": place["token"]},
+                                          "startDate": "2027-11-20", "endDate": "2027-11-27"})
+    assert kyoto["destination"]["latitude"] == place["latitude"], "the place comes from the gazetteer"
     b.call("POST", f"/api/trips/{kyoto['id']}/activities", {"name": "Fushimi Inari at dawn"})
     b.call("DELETE", f"/api/activities/{b.call('GET', '/api/trips/%d' % b.trips()[shrunk]['id'])['activities'][0]['id']}")
     to_rename = b.call("GET", f"/api/trips/{b.trips()[retitled]['id']}")["activities"][0]
@@ -138,6 +145,8 @@ def test_changes_on_both_sides_converge_without_echoes(wishlists, tmp_path):
     trips = a.trips()
     assert "Lisbon Trams" in trips and "Kyoto Temples" in trips and deleted not in trips
     assert trips["Lisbon Trams"]["photoVersion"] == b.trips()["Lisbon Trams"]["photoVersion"] is not None
+    assert trips["Kyoto Temples"]["destination"]["name"] == "Kyoto, Japan" and trips["Kyoto Temples"]["startDate"] == "2027-11-20"
+    assert trips["Kyoto Temples"]["destination"]["latitude"] is not None, "the pin came across with the place"
 
     # No echo: what the client wrote on each side touches none of the records changed there.
     for side, started in ((a, before[0]), (b, before[1])):

@@ -47,6 +47,30 @@ import WishlistCore
         #expect(try send("DELETE", "/api/trips/\(id)").status == 404)
     }
 
+    @Test func aTripsDestinationTravelsAsItsPlaceTokenAndItsPositionComesFromTheGazetteer() throws {
+        let sample = try harness.trip(named: "Japan Mystique")
+        let listed = try send("GET", "/api/trips/\(sample.id)").json()["trip"] as? [String: Any]
+        let destination = try #require(listed?["destination"] as? [String: Any])
+        let token = try #require(destination["place"] as? String)
+        // A script sends the token back with a position of its own: the gazetteer's wins.
+        let created = try send("POST", "/api/trips", json: """
+            {"name": "Kyoto Again", "collection": "fallGetaways", "startDate": "2027-11-20", "endDate": "2027-11-27",
+             "destination": {"name": "Kyoto, Japan", "place": "\(token)", "latitude": 0, "longitude": 0}}
+            """)
+        #expect(created.status == 201)
+        let id = try #require((try created.json()["id"] as? NSNumber)?.int64Value)
+        let trip = try #require(try harness.store.trip(id: id))
+        #expect(trip.destination == sample.destination && trip.startDate?.description == "2027-11-20")
+
+        let renamed = try send("PUT", "/api/trips/\(id)", json: #"{"name": "Kyoto", "collection": "fallGetaways", "destination": {"name": "Old Kyoto"}}"#)
+        #expect(renamed.status == 200)
+        let replaced = try #require(try harness.store.trip(id: id))
+        #expect(replaced.destination?.name == "Old Kyoto" && replaced.destination?.coordinate == nil, "text without a token is free text")
+        #expect(replaced.startDate == nil, "a write replaces the whole trip, as the form does")
+        let refused = try send("PUT", "/api/trips/\(id)", json: #"{"name": "Kyoto", "collection": "fallGetaways", "startDate": "2027-11-20", "endDate": "2027-11-01"}"#)
+        #expect(refused.status == 422 || refused.status == 400)
+    }
+
     @Test func activitiesAreAddedCheckedOffRenamedAndDeleted() throws {
         let trip = try harness.trip(named: "Cali Coastal Trails")
         let added = try send("POST", "/api/trips/\(trip.id)/activities", json: #"{"name": "Bixby Bridge", "isComplete": true}"#)
