@@ -24,12 +24,14 @@ extension TripPage {
     func update(_ request: Request) throws -> Response {
         let trip = try trip(request)
         var form = TripForm(form: request.form)
-        if form.findPlaces(request.form) { return try render(request, form: form).response(for: request) }
+        // "Find place" saves nothing of the trip yet, but the activity names typed beside it are
+        // saved as a rename is anywhere else: the form it shows again has no field for them.
+        let findingPlaces = form.findPlaces(request.form)
         var rename: RenameProblem?
         let refusal = try form.save { draft in
             // Renames first: one refused stops the save, so the trip's typed fields stay in the form.
             rename = try renameActivities(of: trip, request.form)
-            if rename == nil {
+            if rename == nil, !findingPlaces {
                 try app.store.updateTrip(id: trip.id, draft: draft, photoAt: PhotoRoutes.uploadedPhotoPath(request))
             }
         }
@@ -39,6 +41,7 @@ extension TripPage {
         if rename != nil {
             return try render(request, form: form, rename: rename, status: .unprocessableContent).response(for: request)
         }
+        if findingPlaces { return try render(request, form: form).response(for: request) }
         return .redirect(to: localRedirectPath(request.form["return"]) ?? "/trips/\(trip.id)?edit=1")
     }
 

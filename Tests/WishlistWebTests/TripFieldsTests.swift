@@ -102,11 +102,15 @@ import WishlistCore
         #expect(saved.status == 303)
         let after = try #require(try fixture.store.trip(id: trip.id))
         #expect(after.destination == trip.destination && after.endDate == nil)
+        let activity = try #require(try fixture.store.activities(tripID: trip.id, sortedBy: .dateCreated).first)
         let found = try fixture.client.post("/trips/\(trip.id)", form: [
             ("name", trip.name), ("collection", trip.collection.rawValue), ("destination", "annecy"), ("findPlace", "1"),
+            ("activity-name-\(activity.id)", "Renamed while finding a place"),
         ], token: try fixture.csrfToken())
         #expect(found.status == 200 && found.text.contains("Annecy, "))
         #expect(try fixture.store.trip(id: trip.id)?.destination == trip.destination)
+        #expect(try fixture.store.activity(id: activity.id)?.name == "Renamed while finding a place",
+                "the rename typed beside the destination is not dropped")
     }
 
     @Test func aNewDateIsOneTripUpdateInTheHistoryFeedAndTheAPIShowsIt() throws {
