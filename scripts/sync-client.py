@@ -173,7 +173,9 @@ class Mirror:
             if peer is not None:
                 self.pairs.pair(kind, source.key, (record_id, created(record)), (peer["id"], created(peer)))
             return record, peer
-        changed = {key: value for key, value in wanted.items() if peer.get(key) != value}
+        # Compared in the shape writes take: a trip's JSON says more of its destination than a write sends.
+        present = fields(peer)
+        changed = {key: value for key, value in wanted.items() if present.get(key) != value}
         return record, (write(peer, changed, record) if changed else peer)
 
     def copy_trip(self, source, target, trip_id):
