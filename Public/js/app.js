@@ -269,8 +269,10 @@ document.addEventListener("click", async (event) => {
   }
   const deleter = event.target.closest("[data-confirm-delete]");
   if (deleter) {
+    // With typed changes the button submits the trip form: they are saved, then the confirmation shows.
+    if (deleter.form && formHasChanges(deleter.form)) return;
     event.preventDefault();
-    if (await confirmDialog(deleter.dataset.confirmDelete, "Delete")) postTo(deleter.href);
+    if (await confirmDialog(deleter.dataset.confirmDelete, "Delete")) postTo(deleter.dataset.deleteUrl ?? deleter.href);
     return;
   }
   const leaver = event.target.closest("button[data-leave-to]");

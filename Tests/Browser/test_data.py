@@ -63,7 +63,7 @@ def test_a_downloaded_archive_restores_a_deleted_trip_with_its_photo(server, sav
     deleted = SEEDED_NEWEST_FIRST[0]
     open_trip(browser, server, deleted)
     browser.get(browser.current_url.split("?")[0] + "?edit=1")
-    browser.find_element(By.LINK_TEXT, "Delete Trip").click()
+    browser.find_element(By.XPATH, "//button[normalize-space()='Delete Trip']").click()
     wait_until(browser, lambda d: d.find_element(By.CSS_SELECTOR, "dialog.alert .button.danger")).click()
     wait_until(browser, lambda d: d.current_url.startswith(server.url + "/?deleted="))  # with its undo notice
     assert deleted not in browser.find_element(By.ID, "carousel").text

@@ -53,7 +53,7 @@ def test_undoing_a_trip_delete_without_javascript_brings_it_back_whole(server, s
     before = (driver.execute_script(CHECKLIST), driver.find_element(By.CSS_SELECTOR, "#trip-header img").get_attribute("src"),
               driver.find_element(By.CSS_SELECTOR, "#trip-header .eyebrow").text)
     driver.get(driver.current_url + "?edit=1")
-    driver.find_element(By.LINK_TEXT, "Delete Trip").click()
+    driver.find_element(By.XPATH, "//button[normalize-space()='Delete Trip']").click()
     driver.find_element(By.XPATH, "//button[.='Delete']").click()
     box = notice(driver)
     assert box.text.startswith(f"Deleted “{TRIP}”.")
