@@ -96,6 +96,11 @@ public final class EventStream: Sendable {
 
     private static let heartbeat = Array(": heartbeat\n\n".utf8)
 
+    /// Where each unsent event's bytes live: tests check that a broadcast's streams share one copy.
+    var pendingEventStorage: [UnsafeRawPointer?] {
+        state.withLock { $0.pending.storage }
+    }
+
     private func enqueue(_ bytes: [UInt8]) {
         state.withLock { state in
             guard !state.isClosing, !state.hasEnded else { return }
@@ -183,6 +188,10 @@ struct PendingEvents {
     private var head = 0
     private var sentOfHead = 0
     private(set) var byteCount = 0
+
+    var storage: [UnsafeRawPointer?] {
+        events[head...].map { $0.withUnsafeBytes { UnsafeRawPointer($0.baseAddress) } }
+    }
 
     mutating func append(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }

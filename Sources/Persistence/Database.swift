@@ -47,9 +47,11 @@ public final class Database: Sendable {
         readers = ConnectionPool(try (0..<readerCount).map { _ in
             let reader = try Connection(path: path, readOnly: true)
             try reader.execute("PRAGMA temp_store = MEMORY")
-            // 512 KB instead of SQLite's 2 MB per connection: the file's pages stay in the OS
-            // cache anyway, and four full reader caches were most of a server's growth under load.
-            try reader.execute("PRAGMA cache_size = -512")
+            // 2 MB: what one uncached search page reads (200 candidates of each list, their
+            // trigram lists) fits, where 512 KB sent a third of `/search?q=kyoto`'s CPU to
+            // copying pages back from the OS cache (Benchmarks/README.md). Quiet servers give
+            // the pages back (`releaseMemory`), so this grows the peak under load, not idle.
+            try reader.execute("PRAGMA cache_size = -2048")
             return reader
         })
     }

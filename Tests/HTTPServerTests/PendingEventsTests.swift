@@ -36,4 +36,15 @@ import Testing
         }
         #expect(pending.byteCount == 1_000)
     }
+
+    /// A broadcast is encoded once: every stream queues the same bytes, not a copy or an encoding
+    /// of its own (10,000 streams behind on a 200 KB fragment would otherwise hold 2 GB).
+    @Test func aBroadcastIsEncodedOnceAndItsBytesSharedByEveryStream() {
+        let streams = (0..<100).map { _ in EventStream() }
+        EventStream.broadcast(ServerSentEvent(id: "9", event: "fragment", data: String(repeating: "x", count: 100_000)), to: streams)
+        let storage = streams.map(\.pendingEventStorage)
+        #expect(storage.allSatisfy { $0.count == 1 })
+        #expect(Set(storage.compactMap(\.first)).count == 1)
+        #expect(streams.allSatisfy { $0.pendingByteCount > 100_000 })
+    }
 }
