@@ -196,7 +196,7 @@ def test_after_a_validation_error_in_place_the_page_still_behaves(server, browse
 
 def delete_in_another_window(driver, server, trip, activity):
     open_edit_mode(driver, server, trip)
-    driver.find_element(By.CSS_SELECTOR, f"a[aria-label='Delete “{activity}”']").click()
+    driver.find_element(By.CSS_SELECTOR, f"[data-confirm-delete][aria-label='Delete “{activity}”']").click()
     driver.find_element(By.CSS_SELECTOR, "dialog.alert").find_element(By.XPATH, ".//button[.='Delete']").click()
     wait_until(driver, lambda d: activity not in [e.get_attribute("value") for e in d.find_elements(By.CSS_SELECTOR, "input[data-rename-url]")])
 

@@ -120,7 +120,7 @@ def test_edit_mode_adds_renames_and_deletes_activities(server, browser):
     assert browser.find_element(By.CSS_SELECTOR, ".rename-form .field-error").text == "Enter an activity name."
     assert browser.find_element(By.CSS_SELECTOR, "input[aria-invalid='true']").get_attribute("name").startswith("activity-name-")
     browser.get(browser.current_url.split("?")[0] + "?edit=1")
-    browser.find_element(By.CSS_SELECTOR, "a[aria-label='Delete “Fondue at the hut”']").click()
+    browser.find_element(By.CSS_SELECTOR, "[data-confirm-delete][aria-label='Delete “Fondue at the hut”']").click()
     dialog = browser.find_element(By.CSS_SELECTOR, "dialog.alert")
     assert "Are you sure you want to delete this activity?" in dialog.text
     dialog.find_element(By.XPATH, ".//button[.='Delete']").click()

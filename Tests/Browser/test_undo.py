@@ -34,7 +34,7 @@ def test_undoing_an_activity_delete_puts_it_back_in_place_and_other_tabs_see_it(
     wait_until(browser, lambda d: ["Snowshoe hike", "true"] in d.execute_script(CHECKLIST))
     before = browser.execute_script(CHECKLIST)
 
-    browser.find_element(By.CSS_SELECTOR, "a[aria-label='Delete “Snowshoe hike”']").click()
+    browser.find_element(By.CSS_SELECTOR, "[data-confirm-delete][aria-label='Delete “Snowshoe hike”']").click()
     browser.find_element(By.CSS_SELECTOR, "dialog.alert[open]").find_element(By.XPATH, ".//button[.='Delete']").click()
     box = notice(browser)
     assert box.text.startswith("Deleted “Snowshoe hike”.") and box.get_attribute("role") == "status"
