@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Values computed from the database, each kept until the next commit: a read-mostly app can
@@ -6,7 +7,9 @@ import Synchronization
 /// An entry remembers the database `generation` loaded before it was computed; it is served
 /// only while the generation is unchanged, so a commit (this process' own, as soon as `write`
 /// returns, or another process', once the external-change watcher sees it) makes every entry
-/// stale at once. Two threads that miss the same key at the same time both compute it.
+/// stale at once. Threads that miss the same key at the same generation compute it once: the
+/// first computes, the others wait for its value (a burst of requests right after a commit, or
+/// after a page was evicted, would otherwise render it once per connection at the same time).
 public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Entry {
         let value: Value
@@ -17,6 +20,21 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
     private struct State {
         var entries: [Key: Entry] = [:]
         var clock: UInt64 = 0
+        var flights: [Key: Flight] = [:]
+    }
+
+    private enum Lookup { case hit(Value), wait(Flight), lead(Flight) }
+
+    /// One computation of a key under way, and the threads waiting for it.
+    private final class Flight: @unchecked Sendable {
+        let generation: UInt64
+        let finished = NSCondition()
+        /// Set under `finished`; nil after the computation threw (each waiter then computes).
+        var value: Value?
+        var isDone = false
+        var waiters = 0
+
+        init(generation: UInt64) { self.generation = generation }
     }
 
     private let database: Database
@@ -34,16 +52,62 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
     /// `compute` must read everything it depends on from `database` and nothing else that changes.
     public func value(for key: Key, compute: () throws -> Value) rethrows -> Value {
         let generation = database.generation
-        let cached = state.withLock { state -> Value? in
-            guard let entry = state.entries[key], entry.generation == generation else { return nil }
-            state.clock += 1
-            state.entries[key]?.lastUse = state.clock
-            return entry.value
+        let lookup = state.withLock { state -> Lookup in
+            if let entry = state.entries[key], entry.generation == generation {
+                state.clock += 1
+                state.entries[key]?.lastUse = state.clock
+                return .hit(entry.value)
+            }
+            if let flight = state.flights[key], flight.generation == generation {
+                flight.finished.lock()
+                flight.waiters += 1
+                flight.finished.unlock()
+                return .wait(flight)
+            }
+            let flight = Flight(generation: generation)
+            state.flights[key] = flight
+            return .lead(flight)
         }
-        if let cached { return cached }
-        let value = try compute()
-        store(value, for: key, computedAt: generation)
-        return value
+        switch lookup {
+        case .hit(let value):
+            return value
+        case .wait(let flight):
+            flight.finished.lock()
+            while !flight.isDone { flight.finished.wait() }
+            let value = flight.value
+            flight.finished.unlock()
+            if let value { return value }
+            return try compute()
+        case .lead(let flight):
+            var value: Value?
+            defer { land(flight, for: key, with: value) }
+            value = try compute()
+            store(value!, for: key, computedAt: generation)
+            return value!
+        }
+    }
+
+    /// Hands the leader's value (nil when it threw) to the threads waiting for it.
+    private func land(_ flight: Flight, for key: Key, with value: Value?) {
+        state.withLock { state in
+            if state.flights[key] === flight { state.flights[key] = nil }
+        }
+        flight.finished.lock()
+        flight.value = value
+        flight.isDone = true
+        flight.finished.broadcast()
+        flight.finished.unlock()
+    }
+
+    /// Threads waiting for another's computation of `key` (for tests).
+    var waiterCount: Int {
+        state.withLock { state in
+            state.flights.values.reduce(0) { total, flight in
+                flight.finished.lock()
+                defer { flight.finished.unlock() }
+                return total + flight.waiters
+            }
+        }
     }
 
     /// How many values are kept (current or stale).

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 @testable import Persistence
@@ -35,6 +36,68 @@ import Testing
         // Already current when `write` returns: no waiting for the commit notification.
         #expect(try lists.names() == ["A", "B"])
         #expect(lists.fetchCount == 2)
+    }
+
+    /// A cache whose first computation of "page" holds until `release` is signalled.
+    final class HeldComputation: Sendable {
+        let cache: CommitScopedCache<String, Int>
+        let release = DispatchSemaphore(value: 0)
+        let computations = Atomic<Int>(0)
+
+        init(_ database: Database) { cache = CommitScopedCache(database: database, capacity: 4) }
+
+        func first(throwing: Bool = false) throws -> Int {
+            try cache.value(for: "page") {
+                computations.add(1, ordering: .relaxed)
+                release.wait()
+                if throwing { throw CancellationError() }
+                return 42
+            }
+        }
+
+        func other() -> Int {
+            cache.value(for: "page") { computations.add(1, ordering: .relaxed); return 7 }
+        }
+
+        var computationCount: Int { computations.load(ordering: .relaxed) }
+    }
+
+    /// Runs `body` on a thread of its own (not the cooperative pool, which blocked computations
+    /// would exhaust) and hands back its result once `finished` has been waited for.
+    final class OnThread<T: Sendable>: @unchecked Sendable {
+        private var result: T?
+        private let finished = DispatchSemaphore(value: 0)
+
+        init(_ body: @escaping @Sendable () -> T) {
+            Thread { [self] in result = body(); finished.signal() }.start()
+        }
+
+        var value: T { finished.wait(); return result! }
+    }
+
+    @Test func threadsMissingTheSameKeyTogetherComputeItOnce() async throws {
+        let directory = try TemporaryDirectory()
+        let held = HeldComputation(try makeDatabaseWithOneList(directory))
+        let leader = OnThread { try? held.first() }
+        #expect(await eventually { held.computationCount == 1 })  // the first render is under way…
+        let followers = (0..<3).map { _ in OnThread { held.other() } }
+        #expect(await eventually { held.cache.waiterCount == 3 }, "…so the others wait for it")
+        held.release.signal()
+        #expect(leader.value == 42)
+        #expect(followers.map(\.value) == [42, 42, 42])
+        #expect(held.computationCount == 1)
+    }
+
+    @Test func whenTheFirstComputationThrowsTheWaitersComputeThemselves() async throws {
+        let directory = try TemporaryDirectory()
+        let held = HeldComputation(try makeDatabaseWithOneList(directory))
+        let leader = OnThread { (try? held.first(throwing: true)) == nil }
+        #expect(await eventually { held.computationCount == 1 })
+        let follower = OnThread { held.other() }
+        #expect(await eventually { held.cache.waiterCount == 1 })
+        held.release.signal()
+        #expect(leader.value, "the first computation threw")
+        #expect(follower.value == 7)
     }
 
     @Test func aWriteThatFailedStillEndsTheCachedValues() throws {
