@@ -56,6 +56,15 @@ def test_a_trip_is_created_by_typing_kyoto_and_picking_kyoto_japan_with_dates(se
     card.click()
     wait_until(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".trip-where").text == KYOTO_LINE)
     screenshot(browser, "trip-header-destination")
+    trip_url = browser.current_url
+    # In its destination's section on the Trips tab, beside the other Kyoto trip, and a pin on the map.
+    browser.get(server.url + "/trips?group=destination")
+    kyoto = browser.find_element(By.XPATH, "//section[contains(@class, 'destination')][.//*[contains(@class, 'destination-name')][.='Kyoto, Japan']]")
+    assert "Temples at Dawn" in kyoto.text and "Japan Mystique" in kyoto.text
+    browser.get(server.url + "/map")
+    pin = browser.find_element(By.XPATH, "//*[contains(@class, 'map-list')]//a[contains(., 'Temples at Dawn')]")
+    assert "Kyoto, Japan" in pin.text and pin.get_attribute("href") == trip_url
+    browser.get(trip_url)
     # Typing after a pick makes the destination free text again.
     browser.get(browser.current_url + "?edit=1")
     destination = browser.find_element(By.NAME, "destination")
