@@ -26,7 +26,7 @@ final class RequestContext {
     private var hasMalformedField = false
     /// The event stream this request answered with, to detach when the connection ends.
     var eventStream: EventStream?
-    /// Set while the handler runs on the `UploadQueue`, and until the connection completes.
+    /// Set while the handler runs on a `HandlerQueue`, and until the connection completes.
     var offloaded: PendingResponse?
 
     init(rawURI: String) {

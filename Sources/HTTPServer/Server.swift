@@ -5,8 +5,8 @@ import Glibc
 import Synchronization
 
 /// An HTTP/1.1 server on libmicrohttpd: a small pool of threads with epoll serves every
-/// connection; event streams wait suspended, without a thread, and so do uploads while their
-/// handler runs on the `UploadQueue`.
+/// connection; event streams wait suspended, without a thread, and so do uploads and writes
+/// while their handler runs on a `HandlerQueue`.
 public final class Server: Sendable {
     public struct Configuration: Sendable {
         public var host: String
@@ -41,6 +41,9 @@ public final class Server: Sendable {
         /// queue of their own while the connection waits suspended, so the work on the files
         /// never stalls the other connections of a worker thread; the rest wait in line.
         public var uploadConcurrency: Int
+        /// How many other requests that may change state (`HTTPMethod.isUnsafe`) are handled at once, on a queue of their own: a commit waits for the disk (fsync),
+        /// which would stall the other connections of a worker thread as an upload would.
+        public var writeConcurrency: Int
         /// Renders the error pages of the server itself: requests refused before they were complete
         /// (no request then) and errors that escape the responder. Errors of handlers are best
         /// rendered inside the responder's chain by an `ErrorPages` middleware.
@@ -58,7 +61,7 @@ public final class Server: Sendable {
                     connectionTimeout: Int = 60, maxConnections: Int = 16_384,
                     connectionMemoryLimit: Int = 16 * 1024, accessLog: Bool = false,
                     uploadDirectory: String = NSTemporaryDirectory(), uploadConcurrency: Int = 2,
-                    errorPage: @escaping ErrorPages.Renderer = Server.plainErrorPage) {
+                    writeConcurrency: Int = 2, errorPage: @escaping ErrorPages.Renderer = Server.plainErrorPage) {
             self.host = host
             self.port = port
             self.threadCount = threadCount
@@ -70,6 +73,7 @@ public final class Server: Sendable {
             self.accessLog = accessLog
             self.uploadDirectory = uploadDirectory.hasSuffix("/") ? String(uploadDirectory.dropLast()) : uploadDirectory
             self.uploadConcurrency = uploadConcurrency
+            self.writeConcurrency = writeConcurrency
             self.errorPage = errorPage
         }
     }
@@ -91,12 +95,14 @@ public final class Server: Sendable {
     private let running = Mutex(Running())
     let eventStreams: EventStreamRegistry
     private let answeredCount = Atomic<Int>(0)
-    let uploads: UploadQueue
+    let uploads: HandlerQueue
+    let writes: HandlerQueue
 
     public init(configuration: Configuration = Configuration(), responder: @escaping Handler) {
         self.configuration = configuration
         errorPages = ErrorPages(render: configuration.errorPage)
-        uploads = UploadQueue(concurrency: configuration.uploadConcurrency)
+        uploads = HandlerQueue(name: "uploads", concurrency: configuration.uploadConcurrency)
+        writes = HandlerQueue(name: "writes", concurrency: configuration.writeConcurrency)
         eventStreams = EventStreamRegistry(limits: configuration.eventStreamLimits)
         let errorPages = errorPages
         func wrapped(_ inner: @escaping Handler) -> Handler {
@@ -158,6 +164,7 @@ public final class Server: Sendable {
         heartbeat.resume()
         eventStreams.resume()
         uploads.reopen()
+        writes.reopen()
         running.withLock {
             $0 = Running(daemon: UncheckedHandle(pointer: daemon), port: listener.port,
                          heartbeat: UncheckedHandle(pointer: heartbeat), retainedSelf: retained)
@@ -175,7 +182,7 @@ public final class Server: Sendable {
             serverRequestStarted, retained.toOpaque(), tlsKey, tlsCertificate)
     }
 
-    /// Stops accepting, lets in-flight requests finish (uploads being processed too), ends every
+    /// Stops accepting, lets in-flight requests finish (uploads and writes being handled too), ends every
     /// event stream (their `onClose` handlers run), then shuts the daemon down.
     public func stop() {
         let stopping = running.withLock { running in
@@ -194,8 +201,9 @@ public final class Server: Sendable {
         while !eventStreams.isEmpty, ContinuousClock.now < deadline {
             usleep(2_000)
         }
-        // An upload being processed finishes and its answer goes out.
+        // An upload or write being handled finishes and its answer goes out.
         uploads.drain(timeout: .now() + 30)
+        writes.drain(timeout: .now() + 30)
         MHD_stop_daemon(daemon)
         if listenDescriptor >= 0 { close(listenDescriptor) }
         stopping.retainedSelf?.release()
@@ -238,6 +246,13 @@ public final class Server: Sendable {
     /// The answer to a request whose head already passed the head checks.
     func answer(headChecked request: Request) -> Response {
         answer(request, with: handler)
+    }
+
+    /// Where `request`'s handler runs when not on the connection's worker thread: uploads and
+    /// writes (their handlers wait on the disk); nil for reads, answered at once.
+    func offloadQueue(for request: Request) -> HandlerQueue? {
+        if !request.files.isEmpty { return uploads }
+        return request.method.isUnsafe ? writes : nil
     }
 
     /// The refusal of a head the head checks refuse, answered (and logged) as a whole request would be.

@@ -55,7 +55,7 @@ func serverAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePo
         return MHD_Result.YES
     }
     if let offloaded = context.offloaded {
-        // Resumed by the upload queue, which resumes only once its handler has answered.
+        // Resumed by its handler queue, which resumes only once the handler has answered.
         guard let response = offloaded.response.withLock({ $0 }) else { return MHD_Result.NO }
         return queue(response, on: connection, context, server)
     }
@@ -64,8 +64,8 @@ func serverAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePo
                                isSecure: server.configuration.tls != nil) {
     case .success(let request):
         let respond = context.headWasChecked ? server.answer(headChecked:) : server.respond(to:)
-        if !request.files.isEmpty,
-           server.uploads.handle(request, connection: connection, context: context, respond: respond) {
+        if let handlers = server.offloadQueue(for: request),
+           handlers.handle(request, connection: connection, context: context, respond: respond) {
             return MHD_Result.YES
         }
         response = respond(request)
@@ -83,7 +83,7 @@ func serverRequestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: Opaqu
     let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
     let context = Unmanaged<RequestContext>.fromOpaque(contextAddress).takeRetainedValue()
     if let stream = context.eventStream { server.eventStreams.unregister(stream) }
-    if context.offloaded != nil { server.uploads.completed() }
+    context.offloaded?.queue.completed()
     context.complete()
 }
 
