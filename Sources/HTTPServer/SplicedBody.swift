@@ -2,16 +2,18 @@ import CZlib
 import Glibc
 import Synchronization
 
-/// A body made once and sent many times with a value that differs per response (such as the
+/// A body made once and sent many times with values that differ per response (such as the
 /// viewer's token in a cached page) put in each of its places.
 ///
 /// For clients that accept gzip, the fixed pieces are compressed once, on first use, each as
 /// raw deflate blocks of its own (a fresh stream ending in a sync flush, so nothing refers back
-/// across a place); a response then joins them with the value as stored blocks and computes the
+/// across a place); a response then joins them with the values as stored blocks and computes the
 /// CRC by combining the pieces' CRCs. Sending never compresses again.
 public final class SplicedBody: Sendable {
     /// The bytes around the places: `pieces.count - 1` places, one between each two pieces.
     public let pieces: [[UInt8]]
+    /// For each place, which of the values given to `filled(with:)` goes there.
+    public let slots: [Int]
     private let compressed = Mutex<[CompressedPiece]?>(nil)
 
     private struct CompressedPiece {
@@ -26,67 +28,81 @@ public final class SplicedBody: Sendable {
     /// zlib's level 4: nearly level 6's size on HTML pages in much less time (Benchmarks/README.md).
     static let compressionLevel: Int32 = 4
 
-    public init(pieces: [[UInt8]]) {
+    /// `slots` (one per place, `pieces.count - 1`) say which value each place takes; by default
+    /// every place takes the first.
+    public init(pieces: [[UInt8]], slots: [Int]? = nil) {
         precondition(!pieces.isEmpty, "a body has at least one piece")
         self.pieces = pieces
+        self.slots = slots ?? Array(repeating: 0, count: pieces.count - 1)
+        precondition(self.slots.count == pieces.count - 1, "one slot per place")
     }
 
-    /// Splits `bytes` at each occurrence of `placeholder` (whose first byte should be rare in
-    /// `bytes`: the search runs `memchr` for it).
-    public convenience init(splitting bytes: [UInt8], at placeholder: [UInt8]) {
-        precondition(!placeholder.isEmpty, "an empty placeholder cannot be found")
-        let starts: [Int] = bytes.withUnsafeBytes { body in
-            placeholder.withUnsafeBytes { needle in
-                var starts: [Int] = []
-                var offset = 0
-                while body.count - offset >= needle.count,
-                      let found = memchr(body.baseAddress! + offset, Int32(needle[0]), body.count - offset - needle.count + 1) {
-                    let start = body.baseAddress!.distance(to: UnsafeRawPointer(found))
-                    if memcmp(found, needle.baseAddress!, needle.count) == 0 {
-                        starts.append(start)
-                        offset = start + needle.count
-                    } else {
-                        offset = start + 1
+    /// Splits `bytes` at each occurrence of any of `placeholders`, whose place then takes the
+    /// value of the same index. Their first bytes should be rare in `bytes`: the search runs
+    /// `memchr` for each distinct one.
+    public convenience init(splitting bytes: [UInt8], at placeholders: [[UInt8]]) {
+        precondition(!placeholders.isEmpty && placeholders.allSatisfy { !$0.isEmpty }, "an empty placeholder cannot be found")
+        let found: [(start: Int, slot: Int)] = bytes.withUnsafeBytes { body in
+            var found: [(start: Int, slot: Int)] = []
+            for (slot, placeholder) in placeholders.enumerated() {
+                placeholder.withUnsafeBytes { needle in
+                    var offset = 0
+                    while body.count - offset >= needle.count,
+                          let hit = memchr(body.baseAddress! + offset, Int32(needle[0]), body.count - offset - needle.count + 1) {
+                        let start = body.baseAddress!.distance(to: UnsafeRawPointer(hit))
+                        if memcmp(hit, needle.baseAddress!, needle.count) == 0 {
+                            found.append((start, slot))
+                            offset = start + needle.count
+                        } else {
+                            offset = start + 1
+                        }
                     }
                 }
-                return starts
             }
+            return found.sorted { $0.start < $1.start }
         }
         var pieces: [[UInt8]] = []
         var pieceStart = 0
-        for start in starts {
-            pieces.append(Array(bytes[pieceStart..<start]))
-            pieceStart = start + placeholder.count
+        for place in found {
+            pieces.append(Array(bytes[pieceStart..<place.start]))
+            pieceStart = place.start + placeholders[place.slot].count
         }
         pieces.append(Array(bytes[pieceStart...]))
-        self.init(pieces: pieces)
+        self.init(pieces: pieces, slots: found.map(\.slot))
     }
 
-    /// The body with `value` in every place.
-    public func filled(with value: [UInt8]) -> [UInt8] {
+    public convenience init(splitting bytes: [UInt8], at placeholder: [UInt8]) {
+        self.init(splitting: bytes, at: [placeholder])
+    }
+
+    /// The body with `values[slot]` in every place of that slot.
+    public func filled(with values: [[UInt8]]) -> [UInt8] {
         var body: [UInt8] = []
-        body.reserveCapacity(pieces.reduce(0) { $0 + $1.count } + value.count * (pieces.count - 1))
+        body.reserveCapacity(pieces.reduce(0) { $0 + $1.count } + slots.reduce(0) { $0 + values[$1].count })
         for (index, piece) in pieces.enumerated() {
-            if index > 0 { body += value }
+            if index > 0 { body += values[slots[index - 1]] }
             body += piece
         }
         return body
     }
 
-    /// `filled(with: value)` as a gzip member (RFC 1952).
-    public func gzipped(with value: [UInt8]) -> [UInt8] {
+    public func filled(with value: [UInt8]) -> [UInt8] { filled(with: [value]) }
+
+    /// `filled(with: values)` as a gzip member (RFC 1952).
+    public func gzipped(with values: [[UInt8]]) -> [UInt8] {
         let pieces = compressedPieces()
-        let valueCRC = Self.crc(value)
-        let appendValue = crc32_combine_gen(off_t(value.count))
+        let valueCRCs = values.map(Self.crc)
+        let appendValues = values.map { crc32_combine_gen(off_t($0.count)) }
         var body: [UInt8] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255]  // deflate, no name, no time, unknown OS
-        body.reserveCapacity(pieces.reduce(0) { $0 + $1.deflated.count } + (value.count + 5) * (pieces.count - 1) + 18)
+        body.reserveCapacity(pieces.reduce(0) { $0 + $1.deflated.count } + slots.reduce(0) { $0 + values[$1].count + 5 } + 18)
         var crc: UInt = 0
         var total = 0
         for (index, piece) in pieces.enumerated() {
             if index > 0 {
-                Self.appendStoredBlocks(value, to: &body)
-                crc = crc32_combine_op(crc, valueCRC, appendValue)
-                total += value.count
+                let slot = slots[index - 1]
+                Self.appendStoredBlocks(values[slot], to: &body)
+                crc = crc32_combine_op(crc, valueCRCs[slot], appendValues[slot])
+                total += values[slot].count
             }
             body += piece.deflated
             crc = crc32_combine_op(crc, piece.crc, piece.appendOperator)
@@ -97,6 +113,8 @@ public final class SplicedBody: Sendable {
         for shift in stride(from: 0, to: 32, by: 8) { body.append(UInt8(truncatingIfNeeded: UInt32(truncatingIfNeeded: total) >> shift)) }
         return body
     }
+
+    public func gzipped(with value: [UInt8]) -> [UInt8] { gzipped(with: [value]) }
 
     private func compressedPieces() -> [CompressedPiece] {
         if let done = compressed.withLock({ $0 }) { return done }

@@ -7,9 +7,11 @@ import Synchronization
 /// An entry remembers the database `generation` loaded before it was computed; it is served
 /// only while the generation is unchanged, so a commit (this process' own, as soon as `write`
 /// returns, or another process', once the external-change watcher sees it) makes every entry
-/// stale at once. Threads that miss the same key at the same generation compute it once: the
-/// first computes, the others wait for its value (a burst of requests right after a commit, or
-/// after a page was evicted, would otherwise render it once per connection at the same time).
+/// stale at once. A stale entry stays, though, and is handed to the next computation of its key,
+/// which may find it still holds (its data unchanged) and reuse what it made. Threads that miss
+/// the same key at the same generation compute it once: the first computes, the others wait for
+/// its value (a burst of requests right after a commit, or after a page was evicted, would
+/// otherwise render it once per connection at the same time).
 public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Entry {
         let value: Value
@@ -23,7 +25,7 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
         var flights: [Key: Flight] = [:]
     }
 
-    private enum Lookup { case hit(Value), wait(Flight), lead(Flight) }
+    private enum Lookup { case hit(Value), wait(Flight), lead(Flight, kept: Value?) }
 
     /// One computation of a key under way, and the threads waiting for it.
     private final class Flight: @unchecked Sendable {
@@ -48,9 +50,10 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
         self.capacity = capacity
     }
 
-    /// The value for `key` computed since the last commit, or `compute()`'s result, kept.
+    /// The value for `key` computed since the last commit, or `compute(kept)`'s result, kept;
+    /// `kept` is the value computed before the last commit, if there is one still.
     /// `compute` must read everything it depends on from `database` and nothing else that changes.
-    public func value(for key: Key, compute: () throws -> Value) rethrows -> Value {
+    public func value(for key: Key, compute: (_ kept: Value?) throws -> Value) rethrows -> Value {
         let generation = database.generation
         let lookup = state.withLock { state -> Lookup in
             if let entry = state.entries[key], entry.generation == generation {
@@ -66,7 +69,7 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
             }
             let flight = Flight(generation: generation)
             state.flights[key] = flight
-            return .lead(flight)
+            return .lead(flight, kept: state.entries[key]?.value)
         }
         switch lookup {
         case .hit(let value):
@@ -77,11 +80,11 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
             let value = flight.value
             flight.finished.unlock()
             if let value { return value }
-            return try compute()
-        case .lead(let flight):
+            return try compute(nil)
+        case .lead(let flight, let kept):
             var value: Value?
             defer { land(flight, for: key, with: value) }
-            value = try compute()
+            value = try compute(kept)
             store(value!, for: key, computedAt: generation)
             return value!
         }
@@ -116,22 +119,21 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
     }
 
     private func store(_ value: Value, for key: Key, computedAt generation: UInt64) {
-        // A commit during `compute` makes the value stale already: keeping it would only evict a live one.
-        guard generation == database.generation else { return }
+        // A commit during `compute` leaves the value stale at once; it is kept all the same, as
+        // the newest one the next computation can check against.
         state.withLock { state in
             state.clock += 1
             if state.entries[key] == nil, state.entries.count >= capacity {
-                makeRoom(in: &state.entries, currentGeneration: generation)
+                makeRoom(in: &state.entries)
             }
             state.entries[key] = Entry(value: value, generation: generation, lastUse: state.clock)
         }
     }
 
-    /// Stale entries go first (all of them: none can ever be served again); if that is not
-    /// enough, the least recently used quarter goes at once, so the sort is paid once per
-    /// `capacity / 4` insertions rather than a scan on each.
-    private func makeRoom(in entries: inout [Key: Entry], currentGeneration: UInt64) {
-        entries = entries.filter { $0.value.generation == currentGeneration }
+    /// The least recently used quarter goes at once, so the sort is paid once per `capacity / 4`
+    /// insertions rather than a scan on each. Stale entries are not dropped first: after each
+    /// commit every entry is stale, and each is what its page is checked against next.
+    private func makeRoom(in entries: inout [Key: Entry]) {
         let keep = capacity - max(1, capacity / 4)
         guard entries.count > keep else { return }
         // Sorting the use times alone: sorting the entries would copy keys and values around.

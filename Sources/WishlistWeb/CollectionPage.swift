@@ -7,21 +7,18 @@ struct CollectionPage {
     let app: WishlistApp
 
     func register(on router: inout Router) {
-        router.get("/collections/:collection") { request in try app.pages.cached(request) { try render(request) } }
-    }
-
-    func render(_ request: Request) throws -> SharedResponse {
-        guard let collection = request.parameters["collection"].flatMap(TripCollection.init(rawValue:)) else {
-            throw HTTPError(.notFound, "There is no such collection. The four are Spring Escapes, Summer Vibes, Fall Getaways and Winter Retreats.")
+        router.get("/collections/:collection") { request in
+            guard let collection = request.parameters["collection"].flatMap(TripCollection.init(rawValue:)) else {
+                throw HTTPError(.notFound, "There is no such collection. The four are Spring Escapes, Summer Vibes, Fall Getaways and Winter Retreats.")
+            }
+            let listing = CollectionListingFragment(collection: collection, pageNumber: Int(request.query["page"] ?? "") ?? 1)
+            return try app.pages.cached(request, read: { try $0.fetch(listing.query) }) { value in
+                var context: [String: MustacheValue] = ["title": .string(collection.title), "listing": listing.view(value)?.mustacheValue ?? .null]
+                if let summary = collection.summary { context["summary"] = .string(summary) }
+                return try app.pages.render("collection", for: request, tab: .wishlist,
+                                            liveTopics: [.collectionListing(collection, pageNumber: listing.pageNumber)], context)
+            }
         }
-        let listing = CollectionListingFragment(collection: collection, pageNumber: Int(request.query["page"] ?? "") ?? 1)
-        let (view, since) = try app.store.read { snapshot in
-            (try listing.view(in: snapshot) ?? .null, try snapshot.historyToken())
-        }
-        let live = LiveSubscription(topics: [.collectionListing(collection, pageNumber: listing.pageNumber)], since: since)
-        var context: [String: MustacheValue] = ["title": .string(collection.title), "listing": view]
-        if let summary = collection.summary { context["summary"] = .string(summary) }
-        return try app.pages.render("collection", for: request, tab: .wishlist, live: live, context)
     }
 }
 

@@ -31,9 +31,27 @@ extension FragmentView {
     }
 }
 
+/// A fragment's value as a page keeps it: after a commit the page compares the value read
+/// again with this one, and draws itself again only when they differ (`PageRenderer.cached`).
+struct ShownValue: Equatable, Sendable {
+    let value: any Equatable & Sendable
+
+    static func == (lhs: ShownValue, rhs: ShownValue) -> Bool { lhs.value.isEqual(to: rhs.value) }
+}
+
+private extension Equatable {
+    func isEqual(to other: any Equatable) -> Bool { (other as? Self) == self }
+}
+
 extension Fragment {
-    /// The fragment's view for its page's template, read from `snapshot`; nil when its record is gone.
-    func view(in snapshot: WishlistSnapshot) throws -> MustacheValue? {
-        try view(snapshot.fetch(query))?.mustacheValue
+    /// The fragment's value in `snapshot`, for a page that shows it.
+    func shown(in snapshot: WishlistSnapshot) throws -> ShownValue {
+        ShownValue(value: try snapshot.fetch(query))
+    }
+
+    /// The view of a value `shown(in:)` read, for its page's template; nil when its record is gone.
+    func view(of shown: ShownValue) -> MustacheValue? {
+        guard let value = shown.value as? Value else { preconditionFailure("\(Self.self) shows \(Value.self), not \(type(of: shown.value))") }
+        return view(value)?.mustacheValue
     }
 }

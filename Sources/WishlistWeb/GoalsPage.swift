@@ -9,16 +9,19 @@ struct GoalsPage {
     static let topics: [LiveTopic] = [.achievedGoals, .upcomingGoals]
 
     func register(on router: inout Router) {
-        router.get("/goals") { request in try app.pages.cached(request) { try render(request) } }
+        router.get("/goals") { request in try app.pages.cached(request, read: Self.read, draw: { try draw(request, $0) }) }
     }
 
-    func render(_ request: Request) throws -> SharedResponse {
-        let (fragments, live) = try app.store.read { snapshot in
-            (try Self.topics.map { try $0.fragment.view(in: snapshot) ?? .null },
-             LiveSubscription(topics: Self.topics, since: try snapshot.historyToken()))
-        }
-        return try app.pages.render("goals", for: request, tab: .goals, live: live,
-                                    ["achieved": fragments[0], "upcoming": fragments[1]])
+    /// The achieved goals and the upcoming ones, read in one snapshot.
+    static func read(_ snapshot: WishlistSnapshot) throws -> [[Goal]] {
+        [try snapshot.fetch(AchievedGoalsFragment().query), try snapshot.fetch(UpcomingGoalsFragment().query)]
+    }
+
+    func draw(_ request: Request, _ goals: [[Goal]]) throws -> SharedResponse {
+        try app.pages.render("goals", for: request, tab: .goals, liveTopics: Self.topics, [
+            "achieved": AchievedGoalsView(goals: goals[0]).mustacheValue,
+            "upcoming": UpcomingGoalsView(goals: goals[1]).mustacheValue,
+        ])
     }
 }
 

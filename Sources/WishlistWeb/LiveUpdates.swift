@@ -132,12 +132,6 @@ final class LiveUpdates: Sendable {
     }
 }
 
-/// The topics a page shows and the history token of the snapshot its fragments were read from.
-struct LiveSubscription {
-    let topics: [LiveTopic]
-    let since: Int64
-}
-
 /// What a browser receives: the element to replace and its new HTML.
 struct LiveFragment: Encodable, Sendable {
     let target: String

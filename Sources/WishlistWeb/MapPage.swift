@@ -11,14 +11,12 @@ struct MapPage {
     let app: WishlistApp
 
     func register(on router: inout Router) {
-        router.get("/map") { request in try app.pages.cached(request) { try render(request) } }
-    }
-
-    func render(_ request: Request) throws -> SharedResponse {
-        let (view, since) = try app.store.read { snapshot in
-            (try LiveTopic.map.fragment.view(in: snapshot) ?? .null, try snapshot.historyToken())
+        let map = MapFragment()
+        router.get("/map") { request in
+            try app.pages.cached(request, read: { try $0.fetch(map.query) }) { positions in
+                try app.pages.render("map", for: request, tab: .map, liveTopics: [.map], ["map": map.view(positions)?.mustacheValue ?? .null])
+            }
         }
-        return try app.pages.render("map", for: request, tab: .map, live: LiveSubscription(topics: [.map], since: since), ["map": view])
     }
 }
 

@@ -2,6 +2,8 @@ import Foundation
 import HTTPServer
 import Mustache
 import Persistence
+import Synchronization
+import WishlistCore
 
 /// The tabs of the app, in tab-bar order.
 enum Tab: String, CaseIterable, Sendable {
@@ -29,44 +31,91 @@ enum Tab: String, CaseIterable, Sendable {
 }
 
 /// Renders screens inside the layout: adds what every page needs (tabs, CSRF token, live topics),
-/// and keeps rendered pages until the next commit (`cached`).
-struct PageRenderer: Sendable {
+/// and keeps rendered pages while they are current (`cached`).
+final class PageRenderer: Sendable {
     let templates: TemplateLibrary
     /// The session cookie when the server has a password: pages signed in with it offer to sign out.
-    var sessionCookieName: String?
-    private let cache: CommitScopedCache<String, SharedResponse>
-    /// Stands in for the viewer's CSRF token while rendering. Random per process, so that no
-    /// name a user typed can contain it; `{` is rare in HTML, which keeps `SharedResponse`'s search fast.
-    private let tokenPlaceholder = "{csrf-\(UInt64.random(in: .min ... .max))-\(UInt64.random(in: .min ... .max))}"
+    let sessionCookieName: String?
+    private let store: WishlistStore
+    private let cache: CommitScopedCache<String, KeptPage>
+    /// Stand in for the viewer's CSRF token and the page's live-update token while rendering.
+    /// Random per process, so that no name a user typed can contain them; `{` is rare in HTML,
+    /// which keeps `SplicedBody`'s search fast.
+    private let tokenPlaceholder = PageRenderer.placeholder("csrf")
+    private let sincePlaceholder = PageRenderer.placeholder("since")
 
     /// Pages kept: a few per screen and trip visited; at 10–40 KB each, a few MB at most.
     static let cachedPageLimit = 200
+    /// Kept pages drawn (not served as kept), for tests.
+    let drawnCount = Atomic<Int>(0)
 
-    init(templates: TemplateLibrary, sessionCookieName: String?, database: Database) {
+    /// A page as kept, with the data it was drawn from (nil: none to compare, drawn again after any commit).
+    private struct KeptPage: Sendable {
+        let response: SharedResponse
+        let drawnFrom: (any Equatable & Sendable)?
+    }
+
+    init(templates: TemplateLibrary, sessionCookieName: String?, store: WishlistStore) {
         self.templates = templates
         self.sessionCookieName = sessionCookieName
-        cache = CommitScopedCache(database: database, capacity: Self.cachedPageLimit)
+        self.store = store
+        cache = CommitScopedCache(database: store.database, capacity: Self.cachedPageLimit)
+    }
+
+    private static func placeholder(_ name: String) -> String {
+        "{\(name)-\(UInt64.random(in: .min ... .max))-\(UInt64.random(in: .min ... .max))}"
     }
 
     func page(
-        _ template: String, for request: Request, tab: Tab?, live: LiveSubscription? = nil,
-        status: HTTPStatus = .ok, _ context: [String: MustacheValue]
+        _ template: String, for request: Request, tab: Tab?, status: HTTPStatus = .ok, _ context: [String: MustacheValue]
     ) throws -> Response {
-        try render(template, for: request, tab: tab, live: live, status: status, context).response(for: request)
+        try render(template, for: request, tab: tab, status: status, context).response(for: request)
     }
 
-    /// The page for `request` (a GET whose answer depends only on its URL and the database) as
-    /// rendered since the last commit, or `render()`'s page, kept. Errors thrown are not kept.
-    func cached(_ request: Request, render: () throws -> SharedResponse) throws -> Response {
-        let key = "\(isSignedIn(request) ? "signed-in" : "anonymous") \(request.path)?\(request.rawQuery)"
-        return try cache.value(for: key, compute: render).response(for: request)
+    /// The page for `request` (a GET whose answer depends only on its URL and the database):
+    /// `read` fetches what it shows in one snapshot, `draw` renders that. The page is kept; after
+    /// a commit it is read again, and while the data equals what it was drawn from, the kept
+    /// bytes are served with the newer live token instead of drawing it again. Errors thrown are not kept.
+    func cached<Data: Equatable & Sendable>(
+        _ request: Request, read: (WishlistSnapshot) throws -> Data, draw: (Data) throws -> SharedResponse
+    ) throws -> Response {
+        try cache.value(for: cacheKey(request)) { kept in
+            let (data, since) = try store.read { snapshot in (try read(snapshot), try snapshot.historyToken()) }
+            var response: SharedResponse
+            if let kept, let drawnFrom = kept.drawnFrom as? Data, drawnFrom == data {
+                response = kept.response
+            } else {
+                response = try draw(data)
+                drawnCount.add(1, ordering: .relaxed)
+            }
+            response.liveSince = since
+            return KeptPage(response: response, drawnFrom: data)
+        }.response.response(for: request)
     }
 
-    /// The page rendered for any viewer: `SharedResponse.response(for:)` puts in the viewer's token.
+    /// An answer computed whole by `compute` (the JSON API's), kept until the next commit.
+    func cached(_ request: Request, compute: () throws -> SharedResponse) throws -> Response {
+        try cache.value(for: cacheKey(request)) { _ in KeptPage(response: try compute(), drawnFrom: nil) }.response.response(for: request)
+    }
+
+    /// A page not kept (one showing a form's problems): `read` and the live token in one snapshot, then `draw`.
+    func uncached<Data>(read: (WishlistSnapshot) throws -> Data, draw: (Data) throws -> SharedResponse) throws -> SharedResponse {
+        let (data, since) = try store.read { snapshot in (try read(snapshot), try snapshot.historyToken()) }
+        var response = try draw(data)
+        response.liveSince = since
+        return response
+    }
+
+    private func cacheKey(_ request: Request) -> String {
+        "\(isSignedIn(request) ? "signed-in" : "anonymous") \(request.path)?\(request.rawQuery)"
+    }
+
+    /// The page rendered for any viewer: `SharedResponse.response(for:)` puts in the viewer's
+    /// token, and the live token (`liveSince`) when `liveTopics` are given.
     /// With `savingForm` (the id of a form with fields not yet saved), the tabs submit that form
     /// and go on to their screen once it is saved, so leaving by them drops nothing.
     func render(
-        _ template: String, for request: Request?, tab: Tab?, live: LiveSubscription? = nil,
+        _ template: String, for request: Request?, tab: Tab?, liveTopics: [LiveTopic] = [],
         status: HTTPStatus = .ok, savingForm: String? = nil, _ context: [String: MustacheValue]
     ) throws -> SharedResponse {
         var context = context
@@ -76,11 +125,12 @@ struct PageRenderer: Sendable {
             ["id": .string(item.rawValue), "label": .string(item.label), "href": .string(item.href), "current": .bool(item == tab)]
         })
         if let savingForm { context["savingForm"] = .string(savingForm) }
-        if let live {
-            context["liveTopics"] = .string(live.topics.map(\.id).joined(separator: " "))
-            context["liveSince"] = .string(String(live.since))
+        if !liveTopics.isEmpty {
+            context["liveTopics"] = .string(liveTopics.map(\.id).joined(separator: " "))
+            context["liveSince"] = .string(sincePlaceholder)
         }
-        return SharedResponse(status: status, html: try templates.renderBytes(template, .object(context)), placeholder: tokenPlaceholder)
+        return SharedResponse(status: status, html: try templates.renderBytes(template, .object(context)),
+                              tokenPlaceholder: tokenPlaceholder, sincePlaceholder: sincePlaceholder, liveSince: nil)
     }
 
     private func isSignedIn(_ request: Request?) -> Bool {
@@ -117,7 +167,7 @@ struct PageRenderer: Sendable {
         }
         // Without a request (refused before it was read, such as an upload over the limit) there
         // is no viewer's token to put in; the error page has no form that needs one.
-        return request.map(page.response(for:)) ?? .html(utf8: page.body.filled(with: []), status: status)
+        return request.map(page.response(for:)) ?? .html(utf8: page.body.filled(with: page.fills(token: nil)), status: status)
     }
 
     /// The page of this site the person was on when they sent `request` (its `Referer`, which the

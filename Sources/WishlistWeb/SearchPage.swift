@@ -17,19 +17,15 @@ struct SearchPage {
     static let maxPages = SearchResults.matchPool / pageSize
 
     func register(on router: inout Router) {
-        router.get("/search") { request in try app.pages.cached(request) { try render(request) } }
-    }
-
-    func render(_ request: Request) throws -> SharedResponse {
-        let query = try SearchQuery(request.query["q"])
-        let results = SearchResultsFragment(text: query.text,
-                                            shown: ShownPages(trips: request.query["trips"], activities: request.query["activities"]))
-        let (view, since) = try app.store.read { snapshot in
-            (try results.view(in: snapshot) ?? .null, try snapshot.historyToken())
+        router.get("/search") { request in
+            let query = try SearchQuery(request.query["q"])
+            let results = SearchResultsFragment(text: query.text,
+                                                shown: ShownPages(trips: request.query["trips"], activities: request.query["activities"]))
+            return try app.pages.cached(request, read: { try $0.fetch(results.query) }) { found in
+                try app.pages.render("search", for: request, tab: .search, liveTopics: [.searchResults(text: query.text, shown: results.shown)],
+                                     ["query": .string(query.text), "results": results.view(found)?.mustacheValue ?? .null])
+            }
         }
-        let live = LiveSubscription(topics: [.searchResults(text: query.text, shown: results.shown)], since: since)
-        return try app.pages.render("search", for: request, tab: .search, live: live,
-                                    ["query": .string(query.text), "results": view])
     }
 }
 

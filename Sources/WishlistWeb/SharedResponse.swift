@@ -1,19 +1,24 @@
 import HTTPServer
 
-/// An answer made once for every viewer and kept until the next commit (`PageRenderer.cached`):
-/// an HTML page split where the viewer's CSRF token goes, or JSON, which has no such place.
-/// Each response puts the viewer's token in, gzipped for clients that take it, without
-/// rendering or compressing again.
+/// An answer made once for every viewer and kept while it is current (`PageRenderer.cached`):
+/// an HTML page split where the viewer's CSRF token and the page's live-update token go, or
+/// JSON, which has no such places. Each response puts them in, gzipped for clients that take
+/// it, without rendering or compressing again.
 struct SharedResponse: Sendable {
     let status: HTTPStatus
     let contentType: String
     let body: SplicedBody
+    /// The history token the page's live updates start from (`data-live-since`). A page found
+    /// still current after a commit gets the newer token without being drawn again.
+    var liveSince: Int64?
 
-    /// A page rendered with `placeholder` where the token goes.
-    init(status: HTTPStatus, html: [UInt8], placeholder: String) {
+    /// A page rendered with `tokenPlaceholder` where the viewer's token goes and
+    /// `sincePlaceholder` where `liveSince` goes.
+    init(status: HTTPStatus, html: [UInt8], tokenPlaceholder: String, sincePlaceholder: String, liveSince: Int64?) {
         self.status = status
         contentType = "text/html; charset=utf-8"
-        body = SplicedBody(splitting: html, at: Array(placeholder.utf8))
+        body = SplicedBody(splitting: html, at: [Array(tokenPlaceholder.utf8), Array(sincePlaceholder.utf8)])
+        self.liveSince = liveSince
     }
 
     /// `value` encoded as the API's JSON (`Response.json`).
@@ -27,18 +32,23 @@ struct SharedResponse: Sendable {
 
     /// The answer for `request`'s viewer, with their token in every form.
     func response(for request: Request) -> Response {
-        let token = Array((request.csrfToken ?? "").utf8)
+        let values = fills(token: request.csrfToken)
         var response = Response(status: status, headers: ["Content-Type": contentType])
         if request.acceptsEncoding("gzip") {
-            response.body = .bytes(body.gzipped(with: token))
+            response.body = .bytes(body.gzipped(with: values))
             response.headers["Content-Encoding"] = "gzip"
         } else {
-            response.body = .bytes(body.filled(with: token))
+            response.body = .bytes(body.filled(with: values))
         }
         response.headers["Vary"] = "Accept-Encoding"
         // The data changes; let clients revalidate rather than guess. Private: a page shows the
         // owner's wishlist (behind a password when one is set), never for a shared cache.
         response.headers["Cache-Control"] = "private, no-cache"
         return response
+    }
+
+    /// What goes in the places: the viewer's token (none: empty fields), then the live token.
+    func fills(token: String?) -> [[UInt8]] {
+        [Array((token ?? "").utf8), Array((liveSince.map(String.init) ?? "").utf8)]
     }
 }

@@ -10,7 +10,10 @@ struct TripPage {
     let app: WishlistApp
 
     func register(on router: inout Router) {
-        router.get("/trips/:id") { request in try app.pages.cached(request) { try render(request) } }
+        router.get("/trips/:id") { request in
+            let id = try RecordID(request.parameters["id"], entity: "trip").value
+            return try app.pages.cached(request, read: { try read(request, tripID: id, $0) }, draw: { try draw(request, tripID: id, $0) })
+        }
         registerChanges(on: &router)
     }
 
@@ -33,26 +36,47 @@ struct TripPage {
                    form: form, newActivity: newActivity, rename: rename, status: status)
     }
 
+    /// The page showing a form's problems (not kept): its typed values stay in their fields.
     func render(_ request: Request, tripID id: Int64, form: TripForm? = nil, newActivity: (value: String, error: String?)? = nil,
                 rename: RenameProblem? = nil, status: HTTPStatus = .ok) throws -> SharedResponse {
-        let editing = request.query["edit"] == "1" || form != nil || newActivity != nil || rename != nil
-        let header = TripHeaderFragment(tripID: id)
-        let list = ActivityListFragment(tripID: id, editing: editing, rename: rename)
-        let earnedIDs = Set(request.query.all(Self.earnedParameter).compactMap { Int64($0) })
-        let (trip, checklist, achieved, since) = try app.store.read { snapshot in
-            (try snapshot.fetch(header.query), try snapshot.fetch(list.query),
-             earnedIDs.isEmpty ? [] : try snapshot.fetch(.achievedGoals), try snapshot.historyToken())
+        try app.pages.uncached(read: { try read(request, tripID: id, $0) }) { shown in
+            try draw(request, tripID: id, shown, form: form, newActivity: newActivity, rename: rename, status: status)
         }
-        guard let trip, let headerView = header.view(trip), let listView = list.view(checklist) else {
+    }
+
+    /// Everything the page shows, read in one snapshot.
+    struct Shown: Equatable, Sendable {
+        let checklist: TripChecklist?
+        /// The goals achieved, when the page announces badges just earned.
+        let achieved: [Goal]
+        let deletion: Deletion?
+    }
+
+    func read(_ request: Request, tripID id: Int64, _ snapshot: WishlistSnapshot) throws -> Shown {
+        let announcesBadges = !request.query.all(Self.earnedParameter).isEmpty
+        return Shown(checklist: try snapshot.fetch(ActivityListFragment(tripID: id).query),
+                     achieved: announcesBadges ? try snapshot.fetch(.achievedGoals) : [],
+                     deletion: try UndoRoutes.deletion(for: request, store: app.store, in: snapshot))
+    }
+
+    func draw(_ request: Request, tripID id: Int64, _ shown: Shown, form: TripForm? = nil,
+              newActivity: (value: String, error: String?)? = nil, rename: RenameProblem? = nil,
+              status: HTTPStatus = .ok) throws -> SharedResponse {
+        let editing = request.query["edit"] == "1" || form != nil || newActivity != nil || rename != nil
+        let list = ActivityListFragment(tripID: id, editing: editing, rename: rename)
+        guard let checklist = shown.checklist, let headerView = TripHeaderFragment(tripID: id).view(checklist.trip),
+              let listView = list.view(checklist) else {
             throw HTTPError(.notFound, "There is no trip number \(id). It may have been deleted.")
         }
+        let trip = checklist.trip
+        let earnedIDs = Set(request.query.all(Self.earnedParameter).compactMap { Int64($0) })
         var context: [String: MustacheValue] = [
             "trip": ["id": .int(Int(trip.id)), "name": .string(trip.name)],
             "header": headerView.mustacheValue,
             "list": listView.mustacheValue,
             "editing": .bool(editing),
-            "undo": try UndoRoutes.notice(for: request, store: app.store),
-            "earned": .array(achieved.filter { earnedIDs.contains($0.id) }.map { goal in
+            "undo": UndoRoutes.notice(shown.deletion),
+            "earned": .array(shown.achieved.filter { earnedIDs.contains($0.id) }.map { goal in
                 ["name": .string(goal.name), "badge": .string(goal.badge)]
             }),
         ]
@@ -65,9 +89,9 @@ struct TripPage {
             if let error = newActivity?.error { field["error"] = .string(error) }
             context["newActivity"] = .object(field)
         }
-        let live = LiveSubscription(topics: [.tripHeader(tripID: id), .activityList(tripID: id, editing: editing)], since: since)
-        return try app.pages.render("trip", for: request, tab: .wishlist, live: live, status: status,
-                                    savingForm: editing ? Self.formID : nil, context)
+        return try app.pages.render("trip", for: request, tab: .wishlist,
+                                    liveTopics: [.tripHeader(tripID: id), .activityList(tripID: id, editing: editing)],
+                                    status: status, savingForm: editing ? Self.formID : nil, context)
     }
 }
 

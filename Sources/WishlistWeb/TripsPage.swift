@@ -10,19 +10,16 @@ struct TripsPage {
     let app: WishlistApp
 
     func register(on router: inout Router) {
-        router.get("/trips") { request in try app.pages.cached(request) { try render(request) } }
-    }
-
-    func render(_ request: Request) throws -> SharedResponse {
-        let grouped = request.query["group"] == "destination"
-        let topic: LiveTopic = grouped
-            ? .tripsByDestination(after: request.query["after"].flatMap { $0.isEmpty ? nil : $0 })
-            : .tripsByDate(pageNumber: Int(request.query["page"] ?? "") ?? 1)
-        let (view, since) = try app.store.read { snapshot in
-            (try topic.fragment.view(in: snapshot) ?? .null, try snapshot.historyToken())
+        router.get("/trips") { request in
+            let grouped = request.query["group"] == "destination"
+            let topic: LiveTopic = grouped
+                ? .tripsByDestination(after: request.query["after"].flatMap { $0.isEmpty ? nil : $0 })
+                : .tripsByDate(pageNumber: Int(request.query["page"] ?? "") ?? 1)
+            return try app.pages.cached(request, read: topic.fragment.shown) { shown in
+                try app.pages.render("trips", for: request, tab: .trips, liveTopics: [topic],
+                                     ["list": topic.fragment.view(of: shown) ?? .null, "groupedByDestination": .bool(grouped)])
+            }
         }
-        return try app.pages.render("trips", for: request, tab: .trips, live: LiveSubscription(topics: [topic], since: since),
-                                    ["list": view, "groupedByDestination": .bool(grouped)])
     }
 
     static let elementID = "trips-list"

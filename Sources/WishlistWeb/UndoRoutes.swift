@@ -31,10 +31,16 @@ struct UndoRoutes {
         path + (path.contains("?") ? "&" : "?") + "\(parameter)=\(deletion.id)"
     }
 
-    /// The notice for the page `request` asks for (`partials/undo-notice`); null when it names no
-    /// deletion that can still be undone.
-    static func notice(for request: Request, store: WishlistStore) throws -> MustacheValue {
-        guard let id = request.query[parameter].flatMap(Int64.init), let deletion = try store.deletion(id: id) else { return .null }
+    /// The deletion the page `request` asks to offer undoing, read from `snapshot`; nil when it
+    /// names none that can still be undone.
+    static func deletion(for request: Request, store: WishlistStore, in snapshot: WishlistSnapshot) throws -> Deletion? {
+        guard let id = request.query[parameter].flatMap(Int64.init) else { return nil }
+        return try snapshot.fetch(store.undoableDeletion(id: id))
+    }
+
+    /// The notice offering to undo `deletion` (`partials/undo-notice`); null without one.
+    static func notice(_ deletion: Deletion?) -> MustacheValue {
+        guard let deletion else { return .null }
         return ["id": .int(Int(deletion.id)), "name": .string(deletion.name)]
     }
 }

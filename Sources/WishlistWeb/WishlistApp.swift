@@ -38,7 +38,7 @@ public final class WishlistApp: Sendable {
             reload: configuration.reloadTemplates)
         self.pages = PageRenderer(templates: templates,
                                   sessionCookieName: configuration.password == nil ? nil : configuration.passwordOptions.sessionCookieName,
-                                  database: store.database)
+                                  store: store)
         self.live = LiveUpdates(store: store, pages: pages)
     }
 

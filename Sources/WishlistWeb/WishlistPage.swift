@@ -9,24 +9,34 @@ struct WishlistPage {
 
     static let topics: [LiveTopic] = [.carousel] + TripCollection.allCases.map(LiveTopic.collectionRow)
 
-    func register(on router: inout Router) {
-        router.get("/") { request in try app.pages.cached(request) { try render(request) } }
+    /// Everything the page shows, read in one snapshot.
+    struct Shown: Equatable, Sendable {
+        let recent: [Trip]
+        let rows: [CollectionRow]
+        let newTripCollection: TripCollection
+        let deletion: Deletion?
     }
 
-    func render(_ request: Request) throws -> SharedResponse {
-        let (fragments, newTripCollection, live) = try app.store.read { snapshot in
-            (try Self.topics.map { try $0.fragment.view(in: snapshot) ?? .null },
-             try TripForm.newTripCollection(asked: nil, in: snapshot),
-             LiveSubscription(topics: Self.topics, since: try snapshot.historyToken()))
-        }
+    func register(on router: inout Router) {
+        router.get("/") { request in try app.pages.cached(request, read: { try read(request, $0) }, draw: { try draw(request, $0) }) }
+    }
+
+    func read(_ request: Request, _ snapshot: WishlistSnapshot) throws -> Shown {
+        Shown(recent: try snapshot.fetch(CarouselFragment().query),
+              rows: try TripCollection.allCases.map { try snapshot.fetch(CollectionRowFragment(collection: $0).query) },
+              newTripCollection: try TripForm.newTripCollection(asked: nil, in: snapshot),
+              deletion: try UndoRoutes.deletion(for: request, store: app.store, in: snapshot))
+    }
+
+    func draw(_ request: Request, _ shown: Shown) throws -> SharedResponse {
         let context: [String: MustacheValue] = [
-            "carousel": fragments[0],
-            "collections": .array(Array(fragments.dropFirst())),
-            "undo": try UndoRoutes.notice(for: request, store: app.store),
-            "newTrip": .object(NewTripPage.formContext(TripForm(newIn: newTripCollection), formID: "new-trip", cancelURL: "/",
+            "carousel": CarouselView(trips: shown.recent).mustacheValue,
+            "collections": .array(shown.rows.map { CollectionRowView(row: $0).mustacheValue }),
+            "undo": UndoRoutes.notice(shown.deletion),
+            "newTrip": .object(NewTripPage.formContext(TripForm(newIn: shown.newTripCollection), formID: "new-trip", cancelURL: "/",
                                                        maxPhotoBytes: app.configuration.maxPhotoBytes)),
         ]
-        return try app.pages.render("wishlist", for: request, tab: .wishlist, live: live, context)
+        return try app.pages.render("wishlist", for: request, tab: .wishlist, liveTopics: Self.topics, context)
     }
 }
 

@@ -49,6 +49,20 @@ import Testing
         #expect(try Self.gunzip(body.gzipped(with: Array("T".utf8))) == Array(expected.utf8))
     }
 
+    /// Two kinds of place (a page's CSRF token and its live-update token): each takes its own value.
+    @Test(arguments: [
+        ("<p>{token-7}</p><i>{since-7}</i>", "<p>T</p><i>42</i>"),
+        ("{since-7}{token-7}{since-7}", "42T42"),
+        ("{since-{token-7}}", "{since-T}"),
+        ("none", "none"),
+    ])
+    func eachPlaceTakesTheValueOfItsPlaceholder(text: String, expected: String) throws {
+        let body = SplicedBody(splitting: Array(text.utf8), at: [Self.placeholder, Array("{since-7}".utf8)])
+        let values = [Array("T".utf8), Array("42".utf8)]
+        #expect(body.filled(with: values) == Array(expected.utf8))
+        #expect(try Self.gunzip(body.gzipped(with: values)) == Array(expected.utf8))
+    }
+
     @Test func gzipHoldsLargePiecesAndValuesLongerThanAStoredBlock() throws {
         var generator = SystemRandomNumberGenerator()
         // Compressible text with some noise, longer than deflate's 32 KB window.

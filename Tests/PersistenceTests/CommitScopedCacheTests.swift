@@ -16,7 +16,7 @@ import Testing
         }
 
         func names(key: String = "all") throws -> [String] {
-            try cache.value(for: key) {
+            try cache.value(for: key) { _ in
                 fetches.add(1, ordering: .relaxed)
                 return try database.read { db in try db.fetchAll("SELECT name FROM list ORDER BY id").map { $0["name"] as String } }
             }
@@ -47,7 +47,7 @@ import Testing
         init(_ database: Database) { cache = CommitScopedCache(database: database, capacity: 4) }
 
         func first(throwing: Bool = false) throws -> Int {
-            try cache.value(for: "page") {
+            try cache.value(for: "page") { _ in
                 computations.add(1, ordering: .relaxed)
                 release.wait()
                 if throwing { throw CancellationError() }
@@ -56,7 +56,7 @@ import Testing
         }
 
         func other() -> Int {
-            cache.value(for: "page") { computations.add(1, ordering: .relaxed); return 7 }
+            cache.value(for: "page") { _ in computations.add(1, ordering: .relaxed); return 7 }
         }
 
         var computationCount: Int { computations.load(ordering: .relaxed) }
@@ -111,16 +111,19 @@ import Testing
         #expect(lists.fetchCount == 2)
     }
 
-    @Test func aValueComputedWhileACommitHappenedIsNotKept() throws {
+    @Test func aValueComputedWhileACommitHappenedIsNotServedButHandedToTheNextComputation() throws {
         let directory = try TemporaryDirectory()
         let database = try makeDatabaseWithOneList(directory)
         let cache = CommitScopedCache<String, Int>(database: database, capacity: 4)
-        let value = try cache.value(for: "racing") {
+        let value = try cache.value(for: "racing") { kept in
+            #expect(kept == nil)
             try database.write(author: "test") { db in try db.execute("INSERT INTO list(id, name) VALUES (2, 'B')") }
             return 1
         }
         #expect(value == 1)
-        #expect(cache.count == 0)
+        var keptSeen: Int?
+        #expect(cache.value(for: "racing") { kept in keptSeen = kept; return 2 } == 2)
+        #expect(keptSeen == 1)
     }
 
     @Test func theLeastRecentlyUsedValueGoesWhenFull() throws {
@@ -138,16 +141,20 @@ import Testing
         #expect(lists.fetchCount == 4)
     }
 
-    @Test func staleValuesMakeRoomBeforeCurrentOnes() throws {
+    /// After a commit every value is stale; each stays, to be checked against by its key's next
+    /// computation, until the least recently used make room.
+    @Test func aStaleValueIsHandedToItsKeysNextComputation() throws {
         let directory = try TemporaryDirectory()
-        let lists = ListNames(try makeDatabaseWithOneList(directory), capacity: 2)
-        _ = try lists.names(key: "old")
-        try lists.database.write(author: "test") { db in try db.execute("INSERT INTO list(id, name) VALUES (2, 'B')") }
-        _ = try lists.names(key: "current")
-        _ = try lists.names(key: "newest")
-        #expect(lists.cache.count == 2)
-        _ = try lists.names(key: "current")
-        #expect(lists.fetchCount == 3)
+        let database = try makeDatabaseWithOneList(directory)
+        let cache = CommitScopedCache<String, Int>(database: database, capacity: 2)
+        #expect(cache.value(for: "page") { _ in 1 } == 1)
+        #expect(cache.value(for: "other") { _ in 5 } == 5)
+        try database.write(author: "test") { db in try db.execute("INSERT INTO list(id, name) VALUES (2, 'B')") }
+        var keptSeen: Int?
+        #expect(cache.value(for: "page") { kept in keptSeen = kept; return kept! + 1 } == 2)
+        #expect(keptSeen == 1)
+        #expect(cache.value(for: "page") { _ in 99 } == 2, "current again until the next commit")
+        #expect(cache.count == 2)
     }
 
     @Test func anotherProcessCommitEndsTheCachedValuesOnceTheWatcherSeesIt() async throws {

@@ -5,7 +5,8 @@ import Testing
 @Suite struct SharedResponseTests {
     struct Sample: Encodable { let name: String }
 
-    static let page = SharedResponse(status: .unprocessableContent, html: Array("<i>{token-7}</i>".utf8), placeholder: "{token-7}")
+    static let page = SharedResponse(status: .unprocessableContent, html: Array("<i>{token-7}</i><b>{since-7}</b>".utf8),
+                                     tokenPlaceholder: "{token-7}", sincePlaceholder: "{since-7}", liveSince: 12)
 
     static func request(token: String?, acceptEncoding: String? = nil) -> Request {
         var headers = HTTPHeaders()
@@ -22,12 +23,20 @@ import Testing
         #expect(response.headers["Vary"] == "Accept-Encoding")
         #expect(response.headers["Content-Encoding"] == nil)
         guard case .bytes(let bytes) = response.body else { Issue.record("not bytes"); return }
-        #expect(bytes == Array("<i>T</i>".utf8))
+        #expect(bytes == Array("<i>T</i><b>12</b>".utf8))
+    }
+
+    /// A kept page found current after a commit is served with the newer live token, not drawn again.
+    @Test func theLiveTokenIsFilledInFromTheResponse() {
+        var moved = Self.page
+        moved.liveSince = 99
+        guard case .bytes(let bytes) = moved.response(for: Self.request(token: "T")).body else { Issue.record("not bytes"); return }
+        #expect(bytes == Array("<i>T</i><b>99</b>".utf8))
     }
 
     @Test func aViewerWithoutATokenGetsEmptyFields() {
         guard case .bytes(let bytes) = Self.page.response(for: Self.request(token: nil)).body else { Issue.record("not bytes"); return }
-        #expect(bytes == Array("<i></i>".utf8))
+        #expect(bytes == Array("<i></i><b>12</b>".utf8))
     }
 
     @Test func aBrowserThatTakesGzipGetsIt() {
@@ -35,7 +44,7 @@ import Testing
         #expect(response.headers["Content-Encoding"] == "gzip")
         #expect(response.headers["Vary"] == "Accept-Encoding")
         guard case .bytes(let bytes) = response.body else { Issue.record("not bytes"); return }
-        #expect(bytes == Self.page.body.gzipped(with: Array("T".utf8)))
+        #expect(bytes == Self.page.body.gzipped(with: [Array("T".utf8), Array("12".utf8)]))
     }
 
     @Test func jsonHasNoPlaceForATokenAndIsGzippedLikePages() throws {
@@ -47,6 +56,6 @@ import Testing
         let gzipped = json.response(for: Self.request(token: "T", acceptEncoding: "gzip"))
         #expect(gzipped.headers["Content-Encoding"] == "gzip")
         guard case .bytes(let compressed) = gzipped.body else { Issue.record("not bytes"); return }
-        #expect(compressed == json.body.gzipped(with: []))
+        #expect(compressed == json.body.gzipped(with: [[UInt8]]()))
     }
 }

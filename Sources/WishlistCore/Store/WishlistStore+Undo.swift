@@ -11,8 +11,13 @@ extension WishlistStore {
 
     /// The deletion, while it can still be undone.
     public func deletion(id: Deletion.ID) throws -> Deletion? {
+        try fetch(undoableDeletion(id: id))
+    }
+
+    /// `deletion(id:)` as a query, for a screen's snapshot.
+    public func undoableDeletion(id: Deletion.ID) -> WishlistQuery<Deletion?> {
         let cutoff = clock.now().addingTimeInterval(-Self.keptFor)
-        return try database.read { connection in try DeletedRows.deletion(id: id, notBefore: cutoff, on: connection) }
+        return WishlistQuery { connection in try DeletedRows.deletion(id: id, notBefore: cutoff, on: connection) }
     }
 
     /// Puts back what the deletion took; throws `notFound` for a deletion let go of (or never
