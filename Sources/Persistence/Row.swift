@@ -3,22 +3,26 @@
 /// for each column type (unspecialized, looking up generic metadata per value was a visible share
 /// of a page: Benchmarks/README.md).
 public struct Row: Sendable, Hashable {
-    public let columnNames: [String]
+    public let columns: RowColumns
     public let values: [DatabaseValue]
 
     public init(columnNames: [String], values: [DatabaseValue]) {
-        precondition(columnNames.count == values.count, "a row needs one value per column")
-        self.columnNames = columnNames
+        self.init(columns: RowColumns(names: columnNames), values: values)
+    }
+
+    public init(columns: RowColumns, values: [DatabaseValue]) {
+        precondition(columns.names.count == values.count, "a row needs one value per column")
+        self.columns = columns
         self.values = values
     }
 
+    public var columnNames: [String] { columns.names }
     public var count: Int { values.count }
 
     /// The index of a column; SQLite compares column names without regard to ASCII case.
     @inlinable
     public func index(of column: String) -> Int? {
-        columnNames.firstIndex(of: column)
-            ?? columnNames.firstIndex { $0.lowercased() == column.lowercased() }
+        columns.index(of: column)
     }
 
     /// The value of `column` as `T`. A missing column or a value that is not a `T` is a
@@ -53,6 +57,30 @@ public struct Row: Sendable, Hashable {
         }
         return value
     }
+}
+
+/// The columns of a result, shared by all its rows: a record decoding a row by column names
+/// looks each up in a table made once per statement, not by comparing names (decoding the
+/// Wishlist screen's 45 trips had been most of reading it).
+public final class RowColumns: Sendable, Hashable {
+    public let names: [String]
+    @usableFromInline let positions: [String: Int]
+
+    public init(names: [String]) {
+        self.names = names
+        var positions: [String: Int] = [:]
+        // The first of two columns of one name wins, as SQLite's own lookup by name does.
+        for (index, name) in names.enumerated().reversed() { positions[name] = index }
+        self.positions = positions
+    }
+
+    @inlinable
+    public func index(of column: String) -> Int? {
+        positions[column] ?? names.firstIndex { $0.lowercased() == column.lowercased() }
+    }
+
+    public static func == (lhs: RowColumns, rhs: RowColumns) -> Bool { lhs === rhs || lhs.names == rhs.names }
+    public func hash(into hasher: inout Hasher) { hasher.combine(names) }
 }
 
 public enum RowDecodingError: Error, CustomStringConvertible, Sendable {

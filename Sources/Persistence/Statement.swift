@@ -29,9 +29,9 @@ public final class Statement {
 
     public func fetchAll(_ arguments: [any DatabaseValueConvertible] = []) throws -> [Row] {
         var rows: [Row] = []
-        let names = columnNames
+        let columns = self.columns
         try run(arguments) { statement in
-            rows.append(Row(columnNames: names, values: statement.currentValues()))
+            rows.append(Row(columns: columns, values: statement.currentValues()))
             return true
         }
         return rows
@@ -39,17 +39,21 @@ public final class Statement {
 
     public func fetchOne(_ arguments: [any DatabaseValueConvertible] = []) throws -> Row? {
         var row: Row?
-        let names = columnNames
+        let columns = self.columns
         try run(arguments) { statement in
-            row = Row(columnNames: names, values: statement.currentValues())
+            row = Row(columns: columns, values: statement.currentValues())
             return false
         }
         return row
     }
 
-    public var columnNames: [String] {
-        (0..<sqlite3_column_count(handle)).map { String(cString: sqlite3_column_name(handle, $0)) }
-    }
+    public var columnNames: [String] { columns.names }
+
+    /// The result's columns, looked up once: every row of every run shares them (a cached
+    /// statement's result columns never change, as a schema change prepares it again).
+    private lazy var columns = RowColumns(names: (0..<sqlite3_column_count(handle)).map {
+        String(cString: sqlite3_column_name(handle, $0))
+    })
 
     /// Binds the arguments, steps while `onRow` returns true, and always resets the statement
     /// so that it holds no lock and no stale bindings once this returns.
