@@ -16,11 +16,24 @@ public struct CalendarDate: Hashable, Comparable, Sendable, LosslessStringConver
         (self.year, self.month, self.day) = (year, month, day)
     }
 
-    /// Parses exactly `YYYY-MM-DD`.
+    /// Parses exactly `YYYY-MM-DD` (read straight from the bytes: every trip row fetched has two).
     public init?(_ description: String) {
-        let parts = description.split(separator: "-", omittingEmptySubsequences: false)
-        guard description.utf8.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else { return nil }
+        var text = description
+        let parsed: (Int, Int, Int)? = text.withUTF8 { bytes in
+            guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+            func number(_ range: Range<Int>) -> Int? {
+                var value = 0
+                for index in range {
+                    let digit = Int(bytes[index]) - Int(UInt8(ascii: "0"))
+                    guard (0...9).contains(digit) else { return nil }
+                    value = value * 10 + digit
+                }
+                return value
+            }
+            guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
+            return (year, month, day)
+        }
+        guard let (year, month, day) = parsed else { return nil }
         self.init(year: year, month: month, day: day)
     }
 
