@@ -108,10 +108,8 @@ extension TripPage {
         guard let isComplete = request.form["complete"].flatMap(Bool.init) else {
             throw HTTPError(.badRequest, "Say whether the activity is complete with complete=true or complete=false.")
         }
-        let achievedBefore = Set(try app.store.achievedGoals().map(\.id))
-        try app.store.setActivityComplete(id: activity.id, isComplete)
         // The page names the badges this check-off earned, so it can say so.
-        let earned = try app.store.achievedGoals().filter { !achievedBefore.contains($0.id) }
+        let earned = try app.store.setActivityComplete(id: activity.id, isComplete)
         var query = request.form["editing"] == "1" ? ["edit=1"] : []
         query += earned.map { "\(Self.earnedParameter)=\($0.id)" }
         return .redirect(to: "/trips/\(activity.tripID)" + (query.isEmpty ? "" : "?" + query.joined(separator: "&")))

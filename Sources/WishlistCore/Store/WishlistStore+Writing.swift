@@ -79,13 +79,21 @@ extension WishlistStore {
 
     /// Checks or unchecks an activity. Setting the state it already has changes nothing (a form
     /// sent twice does not move its edit date).
-    public func setActivityComplete(id: Activity.ID, _ isComplete: Bool, author: String = appAuthor) throws {
+    /// Checks the activity off (or on again); returns the goals this earned, read in the same
+    /// transaction (a page announces them).
+    @discardableResult
+    public func setActivityComplete(id: Activity.ID, _ isComplete: Bool, author: String = appAuthor) throws -> [Goal] {
         try database.write(author: author) { connection in
+            let achievedBefore = Set(try connection.fetchAll("SELECT id FROM Goal WHERE is_achieved").map { $0["id"] as Int64 })
             try connection.execute("UPDATE Activity SET is_complete = ?, date_edited = ? WHERE id = ? AND is_complete <> ?",
                                    [isComplete, clock.now(), id, isComplete])
-            if connection.changes == 0, try connection.fetchOne("SELECT 1 FROM Activity WHERE id = ?", [id]) == nil {
-                throw WishlistError.notFound(entity: "activity", id: id)
+            if connection.changes == 0 {
+                if try connection.fetchOne("SELECT 1 FROM Activity WHERE id = ?", [id]) == nil {
+                    throw WishlistError.notFound(entity: "activity", id: id)
+                }
+                return []
             }
+            return try WishlistQuery<[Goal]>.achievedGoals.fetch(connection).filter { !achievedBefore.contains($0.id) }
         }
     }
 
