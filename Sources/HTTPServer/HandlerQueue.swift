@@ -3,21 +3,21 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Runs the handlers of requests with uploaded files off libmicrohttpd's threads, a few at a
-/// time: what they do with the files (decoding images, fsyncs) would otherwise stall every
-/// connection sharing the worker thread, event streams included. Meanwhile the connection waits
-/// suspended; the answer goes out once the handler is done. A burst of uploads waits in line
-/// rather than taking every core.
-final class UploadQueue: Sendable {
+/// Runs handlers that wait on more than the CPU off libmicrohttpd's threads, a few at a time:
+/// uploads (decoding images, fsyncs) and writes (a commit waits for the disk) would otherwise
+/// stall every connection sharing the worker thread, event streams included. Meanwhile the
+/// connection waits suspended; the answer goes out once the handler is done. A burst waits in
+/// line rather than taking every core.
+final class HandlerQueue: Sendable {
     private let queue: UncheckedHandle<OperationQueue>
     /// Requests handed to the queue whose connection has not completed yet.
     private let inFlight = DispatchGroup()
     /// Set while the server stops; checked and entered under one lock, so `drain` never misses one.
     private let isStopping = Mutex(false)
 
-    init(concurrency: Int) {
+    init(name: String, concurrency: Int) {
         let queue = OperationQueue()
-        queue.name = "HTTPServer.uploads"
+        queue.name = "HTTPServer.\(name)"
         queue.maxConcurrentOperationCount = max(1, concurrency)
         queue.qualityOfService = .userInitiated
         self.queue = UncheckedHandle(pointer: queue)
@@ -33,7 +33,7 @@ final class UploadQueue: Sendable {
             return !isStopping
         }
         guard accepted else { return false }
-        let pending = PendingResponse()
+        let pending = PendingResponse(queue: self)
         context.offloaded = pending
         MHD_suspend_connection(connection)
         let suspended = UncheckedHandle(pointer: connection)
@@ -64,4 +64,8 @@ final class UploadQueue: Sendable {
 /// The answer of an offloaded handler, from the queue's thread to the connection's.
 final class PendingResponse: Sendable {
     let response = Mutex<Response?>(nil)
+    /// The queue that runs the handler, told when the connection completes.
+    let queue: HandlerQueue
+
+    init(queue: HandlerQueue) { self.queue = queue }
 }

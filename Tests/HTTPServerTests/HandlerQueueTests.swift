@@ -4,9 +4,9 @@ import TestSupport
 import Testing
 @testable import HTTPServer
 
-/// Handlers of requests with files run off the worker threads, a bounded number at a time.
-@Suite struct UploadQueueTests {
-    /// Holds upload handlers until the test lets them go, and counts how many ran at once.
+/// Handlers of uploads and writes run off the worker threads, a bounded number at a time.
+@Suite struct HandlerQueueTests {
+    /// Holds upload and write handlers until the test lets them go, and counts how many ran at once.
     final class Gate: Sendable {
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
@@ -16,13 +16,13 @@ import Testing
 
         var handler: Handler {
             { request in
-                guard !request.files.isEmpty else { return .text("page") }
+                guard !request.files.isEmpty || request.method == .post else { return .text("page") }
                 self.counts.withLock { $0.running += 1; $0.peak = max($0.peak, $0.running) }
                 defer { self.counts.withLock { $0.running -= 1 } }
                 self.entered.signal()
                 // A bound, so a broken server fails the test instead of hanging it.
                 _ = self.release.wait(timeout: .now() + 10)
-                return .text("stored \(request.files[0].fileName)")
+                return .text("stored \(request.files.first?.fileName ?? request.path)")
             }
         }
     }
@@ -48,6 +48,21 @@ import Testing
             gate.release.signal()
             let reply = try upload.readReply()
             #expect(reply.status == 200 && reply.text == "stored lake.heic")
+        }
+    }
+
+    /// A write's commit waits for the disk; the other connections of its worker thread must not.
+    @Test func getsOnTheSameWorkerThreadAreAnsweredWhileAWriteIsHandled() throws {
+        let gate = Gate()
+        try withServer(Server.Configuration(threadCount: 1), handler: gate.handler) { server in
+            let write = try SocketClient(port: server.port)
+            try write.send("POST /activities/7/complete HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 13\r\n\r\ncomplete=true")
+            #expect(gate.entered.wait(timeout: .now() + 5) == .success)
+            let page = try SocketClient(port: server.port).request("GET", "/")
+            #expect(page.status == 200 && page.text == "page")
+            gate.release.signal()
+            #expect(try write.readReply().text == "stored /activities/7/complete")
         }
     }
 
