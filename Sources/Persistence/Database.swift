@@ -96,19 +96,26 @@ public final class Database: Sendable {
                 changeTracker.isCollecting = false
                 changeTracker.reset()
                 writingThread.store(0, ordering: .relaxed)
-                // After COMMIT (or ROLLBACK), never before: a reader that sees the new
-                // generation must also see the committed rows.
-                generationCounter.add(1, ordering: .sequentiallyConsistent)
             }
             var recorded: (token: Int64, tables: Set<String>)?
-            let result = try connection.inTransaction("BEGIN IMMEDIATE") {
-                let result = try body(connection)
-                if changeTracker.hasChanges {
-                    changeTracker.isCollecting = false
-                    recorded = try HistoryStore.record(changeTracker.collectedChanges(), author: author, on: connection)
+            let result: T
+            do {
+                result = try connection.inTransaction("BEGIN IMMEDIATE") {
+                    let result = try body(connection)
+                    if changeTracker.hasChanges {
+                        changeTracker.isCollecting = false
+                        recorded = try HistoryStore.record(changeTracker.collectedChanges(), author: author, on: connection)
+                    }
+                    return result
                 }
-                return result
+            } catch {
+                generationCounter.add(1, ordering: .sequentiallyConsistent)
+                throw error
             }
+            // After COMMIT (or ROLLBACK), never before: a reader that sees the new generation
+            // must also see the committed rows. And before observers hear of the commit: what
+            // they read through a cache must not be from before it (CommitOrderTests).
+            generationCounter.add(1, ordering: .sequentiallyConsistent)
             if let recorded {
                 notifier.post(DatabaseCommit(token: recorded.token, tables: recorded.tables, isExternal: false))
             }

@@ -171,3 +171,27 @@ import Testing
         database.close()
     }
 }
+
+/// A commit's observers run on another thread as soon as it is posted: whatever they read
+/// through the cache must already see it (a history-feed client fetching the trip it was just
+/// told about got the answer from before the commit).
+@Suite struct CommitOrderTests {
+    @Test func observersOfACommitNeverGetTheValueCachedBeforeIt() throws {
+        let directory = try TemporaryDirectory()
+        let lists = CommitScopedCacheTests.ListNames(try makeDatabaseWithOneList(directory))
+        let stale = Mutex<[Int]>([])
+        let seen = DispatchSemaphore(value: 0)
+        let subscription = lists.database.observeCommits { commit in
+            let names = (try? lists.names()) ?? []
+            if names.count != Int(commit.token) { stale.withLock { $0.append(Int(commit.token)) } }
+            seen.signal()
+        }
+        defer { subscription.cancel() }
+        for id in 2...300 {
+            _ = try lists.names()
+            try lists.database.write(author: "test") { db in try db.execute("INSERT INTO list(id, name) VALUES (?, 'n')", [id]) }
+            #expect(seen.wait(timeout: .now() + 5) == .success)
+        }
+        #expect(stale.withLock { $0 }.isEmpty, "observers read the value from before their commit")
+    }
+}
