@@ -37,9 +37,10 @@ public final class Server: Sendable {
         public var accessLog: Bool
         /// Where multipart file parts are written while a request is handled.
         public var uploadDirectory: String
-        /// How many requests with uploaded files are handled at once. Their handlers run on a
-        /// queue of their own while the connection waits suspended, so the work on the files
-        /// never stalls the other connections of a worker thread; the rest wait in line.
+        /// How many requests with uploaded files are handled at once (by default a core fewer
+        /// than the machine has, so pages keep one). Their handlers run on a queue of their own
+        /// while the connection waits suspended, so the work on the files never stalls the other
+        /// connections of a worker thread; the rest wait in line.
         public var uploadConcurrency: Int
         /// How many other requests that may change state (`HTTPMethod.isUnsafe`) are handled at once, on a queue of their own: a commit waits for the disk (fsync),
         /// which would stall the other connections of a worker thread as an upload would.
@@ -60,7 +61,8 @@ public final class Server: Sendable {
                     maxBodySize: Int = 32 * 1024 * 1024, heartbeatInterval: Double = 15,
                     connectionTimeout: Int = 60, maxConnections: Int = 16_384,
                     connectionMemoryLimit: Int = 16 * 1024, accessLog: Bool = false,
-                    uploadDirectory: String = NSTemporaryDirectory(), uploadConcurrency: Int = 2,
+                    uploadDirectory: String = NSTemporaryDirectory(),
+                    uploadConcurrency: Int = max(1, ProcessInfo.processInfo.activeProcessorCount - 1),
                     writeConcurrency: Int = 2, errorPage: @escaping ErrorPages.Renderer = Server.plainErrorPage) {
             self.host = host
             self.port = port

@@ -19,6 +19,8 @@ struct Invocation {
     /// `import` may replace a wishlist that has trips (after backing it up).
     var replace = false
     var maxPhotoMegabytes = 30
+    /// Live-update streams the server keeps open, in all and per client address (nil: the server's own limits).
+    var maxLiveStreams: Int?
     var tls = TLSMode.auto
     /// A certificate and key of the owner's own (PEM files), instead of the self-signed one.
     var tlsCertificateFile: String?
@@ -66,6 +68,9 @@ struct Invocation {
       --resources DIR       folder holding Templates/ and Public/ (default: working directory)
       --allowed-host NAME   also answer requests for this Host name (repeatable)
       --max-photo-mb N      largest photo upload in megabytes (default 30)
+      --max-live-streams N  live-update streams kept open, in all and per client address
+                            (default 500 in all, 32 per address), and as many connections
+                            per address: for a benchmark of N streams
       --reload              re-read changed templates on every request (development)
       --access-log          print a line per request to standard error
       --tls auto|on|off     serve HTTPS (default auto: on beyond loopback or with --tls-cert);
@@ -139,6 +144,12 @@ struct Invocation {
                     throw UsageError(description: "--max-photo-mb must be a number from 1 to 1024, not “\(text)”.")
                 }
                 invocation.maxPhotoMegabytes = megabytes
+            case "--max-live-streams":
+                let text = try value(for: argument)
+                guard let streams = Int(text), (1...100_000).contains(streams) else {
+                    throw UsageError(description: "--max-live-streams must be a number from 1 to 100000, not “\(text)”.")
+                }
+                invocation.maxLiveStreams = streams
             case "--trips":
                 invocation.sample.trips = try number(for: argument, in: 0...10_000_000)
             case "--activities-per-trip":

@@ -37,6 +37,12 @@ struct ServeCommand {
         // Off by default: one `write` per request was a tenth of a cached page's cost, and a
         // one-person app's terminal needs no traffic log.
         configuration.accessLog = invocation.accessLog
+        if let streams = invocation.maxLiveStreams {
+            configuration.eventStreamLimits.maxStreams = streams
+            configuration.eventStreamLimits.maxStreamsPerAddress = streams
+            // Each stream is a connection: one address may then hold them all, and a few more.
+            configuration.maxConnectionsPerAddress = max(configuration.maxConnectionsPerAddress, streams + 64)
+        }
         configuration.tls = tls
         let server = try app.makeServer(configuration)
         try server.start(listeningOn: listener)
