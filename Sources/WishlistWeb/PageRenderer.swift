@@ -80,14 +80,16 @@ final class PageRenderer: Sendable {
         _ request: Request, read: (WishlistSnapshot) throws -> Data, draw: (Data) throws -> SharedResponse
     ) throws -> Response {
         try cache.value(for: cacheKey(request)) { kept in
-            var drawnFrom: Data?
-            let response = try uncached(read: read) { data in
-                drawnFrom = data
-                if let kept, let keptData = kept.drawnFrom as? Data, keptData == data { return kept.response }
+            let (data, since) = try store.read { snapshot in (try read(snapshot), try snapshot.historyToken()) }
+            var response: SharedResponse
+            if let kept, let drawnFrom = kept.drawnFrom as? Data, drawnFrom == data {
+                response = kept.response
+            } else {
+                response = try draw(data)
                 drawnCount.add(1, ordering: .relaxed)
-                return try draw(data)
             }
-            return KeptPage(response: response, drawnFrom: drawnFrom)
+            response.liveSince = since
+            return KeptPage(response: response, drawnFrom: data)
         }.response.response(for: request)
     }
 
