@@ -77,9 +77,10 @@ final class PageRenderer: Sendable {
     /// a commit it is read again, and while the data equals what it was drawn from, the kept
     /// bytes are served with the newer live token instead of drawing it again. Errors thrown are not kept.
     func cached<Data: Equatable & Sendable>(
-        _ request: Request, read: (WishlistSnapshot) throws -> Data, draw: (Data) throws -> SharedResponse
+        _ request: Request, read: @escaping @Sendable (WishlistSnapshot) throws -> Data,
+        draw: @escaping @Sendable (Data) throws -> SharedResponse
     ) throws -> Response {
-        try cache.value(for: cacheKey(request)) { kept in
+        try cache.value(for: cacheKey(request)) { [unowned self] kept in
             let (data, since) = try store.read { snapshot in (try read(snapshot), try snapshot.historyToken()) }
             var response: SharedResponse
             if let kept, let drawnFrom = kept.drawnFrom as? Data, drawnFrom == data {
@@ -94,7 +95,7 @@ final class PageRenderer: Sendable {
     }
 
     /// An answer computed whole by `compute` (the JSON API's), kept until the next commit.
-    func cached(_ request: Request, compute: () throws -> SharedResponse) throws -> Response {
+    func cached(_ request: Request, compute: @escaping @Sendable () throws -> SharedResponse) throws -> Response {
         try cache.value(for: cacheKey(request)) { _ in KeptPage(response: try compute(), drawnFrom: nil) }.response.response(for: request)
     }
 
