@@ -76,6 +76,9 @@ public final class SplicedBody: Sendable {
     }
 
     /// The body with `values[slot]` in every place of that slot.
+    /// The memory the pieces hold (their gzipped copy, once made, adds about a fifth).
+    public var heldBytes: Int { pieces.reduce(0) { $0 + $1.capacity } }
+
     public func filled(with values: [[UInt8]]) -> [UInt8] {
         var body: [UInt8] = []
         body.reserveCapacity(pieces.reduce(0) { $0 + $1.count } + slots.reduce(0) { $0 + values[$1].count })

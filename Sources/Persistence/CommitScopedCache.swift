@@ -12,30 +12,19 @@ import Synchronization
 /// the same key at the same generation compute it once: the first computes, the others wait for
 /// its value (a burst of requests right after a commit, or after a page was evicted, would
 /// otherwise render it once per connection at the same time).
-///
-/// The values used since the previous commit, the `recomputedPerCommit` used last of them, are
-/// computed again by the write itself, after its COMMIT and before the generation moves: until
-/// then requests are served the values from before (the commit is not yet theirs to see), and
-/// after it the new ones are there, so no request waits for a computation after a commit.
 public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    public typealias Compute = @Sendable (_ kept: Value?) throws -> Value
-
     private struct Entry {
         let value: Value
         let generation: UInt64
         var lastUse: UInt64
-        /// How the value was computed, to compute it again after a commit.
-        let compute: Compute
+        let cost: Int
     }
 
     private struct State {
         var entries: [Key: Entry] = [:]
+        var totalCost = 0
         var clock: UInt64 = 0
         var flights: [Key: Flight] = [:]
-        /// `clock` when the last commit's values were recomputed: entries used later are busy.
-        var clockAtCommit: UInt64 = 0
-        /// Computed after a commit, made current when the generation moves.
-        var prepared: [(key: Key, value: Value)] = []
     }
 
     private enum Lookup { case hit(Value), wait(Flight), lead(Flight, kept: Value?) }
@@ -54,28 +43,24 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
 
     private let database: Database
     private let capacity: Int
-    private let recomputedPerCommit: Int
+    private let maxCost: Int
+    private let cost: @Sendable (Value) -> Int
     private let state = Mutex(State())
-    private let commitSubscription = Mutex<ObservationCancellable?>(nil)
 
-    /// Keeps at most `capacity` values; beyond that the least recently used go. A commit
-    /// computes again at most `recomputedPerCommit` values (the work a write adds is bounded).
-    public init(database: Database, capacity: Int, recomputedPerCommit: Int = 4) {
+    /// Keeps at most `capacity` values, together costing at most `maxCost` (by `cost`, such as
+    /// their bytes); beyond that the least recently used go.
+    public init(database: Database, capacity: Int, maxCost: Int = .max, cost: @escaping @Sendable (Value) -> Int = { _ in 0 }) {
         precondition(capacity > 0, "a cache needs room for one value")
         self.database = database
         self.capacity = capacity
-        self.recomputedPerCommit = recomputedPerCommit
-        let subscription = database.commitPreparers.add { [weak self] phase in self?.handle(phase) }
-        commitSubscription.withLock { $0 = subscription }
+        self.maxCost = maxCost
+        self.cost = cost
     }
-
-    deinit { commitSubscription.withLock { $0?.cancel() } }
 
     /// The value for `key` computed since the last commit, or `compute(kept)`'s result, kept;
     /// `kept` is the value computed before the last commit, if there is one still.
-    /// `compute` must read everything it depends on from `database` and nothing else that changes;
-    /// it is kept, and may be called again by a write of this process after its commit.
-    public func value(for key: Key, compute: @escaping Compute) rethrows -> Value {
+    /// `compute` must read everything it depends on from `database` and nothing else that changes.
+    public func value(for key: Key, compute: (_ kept: Value?) throws -> Value) rethrows -> Value {
         let generation = database.generation
         let lookup = state.withLock { state -> Lookup in
             if let entry = state.entries[key], entry.generation == generation {
@@ -107,7 +92,7 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
             var value: Value?
             defer { land(flight, for: key, with: value) }
             value = try compute(kept)
-            store(Entry(value: value!, generation: generation, lastUse: 0, compute: compute), for: key)
+            store(value!, for: key, computedAt: generation)
             return value!
         }
     }
@@ -140,55 +125,44 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
         state.withLock { $0.entries.count }
     }
 
-    private func store(_ entry: Entry, for key: Key) {
+    private func store(_ value: Value, for key: Key, computedAt generation: UInt64) {
         // A commit during `compute` leaves the value stale at once; it is kept all the same, as
         // the newest one the next computation can check against.
+        let entryCost = cost(value)
         state.withLock { state in
             state.clock += 1
-            if state.entries[key] == nil, state.entries.count >= capacity {
-                makeRoom(in: &state.entries)
+            state.totalCost -= state.entries.removeValue(forKey: key)?.cost ?? 0
+            if state.entries.count >= capacity || state.totalCost + entryCost > maxCost {
+                makeRoom(in: &state, for: entryCost)
             }
-            var entry = entry
-            entry.lastUse = state.clock
-            state.entries[key] = entry
+            state.entries[key] = Entry(value: value, generation: generation, lastUse: state.clock, cost: entryCost)
+            state.totalCost += entryCost
         }
     }
 
-    private func handle(_ phase: CommitPhase) {
-        switch phase {
-        case .committed:
-            let recentlyUsed = state.withLock { state in
-                defer { state.clockAtCommit = state.clock }
-                return state.entries.filter { $0.value.lastUse > state.clockAtCommit }
-                    .sorted { $0.value.lastUse > $1.value.lastUse }.prefix(recomputedPerCommit)
-            }
-            // A value that fails to compute stays stale: its next request computes it (and meets the error).
-            let prepared = recentlyUsed.compactMap { key, entry in (try? entry.compute(entry.value)).map { (key: key, value: $0) } }
-            state.withLock { $0.prepared = prepared }
-        case .published(let generation, let isAsExpected):
-            state.withLock { state in
-                defer { state.prepared = [] }
-                guard isAsExpected else { return }
-                for (key, value) in state.prepared {
-                    // One evicted meanwhile stays out: it was the least used.
-                    guard let entry = state.entries[key] else { continue }
-                    state.entries[key] = Entry(value: value, generation: generation, lastUse: entry.lastUse, compute: entry.compute)
-                }
-            }
-        case .databaseClosed:
-            // The computations often hold what holds this cache (a page's holds its app).
-            state.withLock { $0.entries = [:] }
-        }
-    }
-
-    /// The least recently used quarter goes at once, so the sort is paid once per `capacity / 4`
-    /// insertions rather than a scan on each. Stale entries are not dropped first: after each
-    /// commit every entry is stale, and each is what its page is checked against next.
-    private func makeRoom(in entries: inout [Key: Entry]) {
-        let keep = capacity - max(1, capacity / 4)
-        guard entries.count > keep else { return }
+    /// The least recently used go until a quarter of the room is free (of the count and of the
+    /// cost, `incoming` aside), so the sort is paid once per many insertions rather than a scan
+    /// on each. Stale entries are not dropped first: after each commit every entry is stale, and
+    /// each is what its page is checked against next.
+    private func makeRoom(in state: inout State, for incoming: Int) {
+        let keptCount = capacity - max(1, capacity / 4)
+        let keptCost = maxCost - maxCost / 4 - incoming
+        var count = state.entries.count
+        var cost = state.totalCost
+        var newestDropped: UInt64 = 0
         // Sorting the use times alone: sorting the entries would copy keys and values around.
-        let newestDropped = entries.values.map(\.lastUse).sorted()[entries.count - keep - 1]
-        entries = entries.filter { $0.value.lastUse > newestDropped }
+        for (lastUse, entryCost) in state.entries.values.map({ ($0.lastUse, $0.cost) }).sorted(by: { $0.0 < $1.0 }) {
+            guard count > keptCount || cost > keptCost else { break }
+            newestDropped = lastUse
+            count -= 1
+            cost -= entryCost
+        }
+        state.entries = state.entries.filter { $0.value.lastUse > newestDropped }
+        state.totalCost = cost
+    }
+
+    /// What the values kept cost together (for tests).
+    var totalCost: Int {
+        state.withLock(\.totalCost)
     }
 }

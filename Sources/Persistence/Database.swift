@@ -10,12 +10,6 @@ public final class Database: Sendable {
     private let readers: ConnectionPool
     private let changeTracker = ChangeTracker()
     let notifier = CommitNotifier()
-    /// Told of each of this process' commits before `generation` moves (`CommitScopedCache`).
-    let commitPreparers = SubscriberList<CommitPhase>()
-    /// Commits not yet published (the generation moved, observers told), in commit order.
-    private let unpublished = Mutex(UnpublishedCommits())
-    /// Held while commits are published, one batch at a time; how many have been.
-    private let publishing = Mutex<UInt64>(0)
     private let externalChangeWatcher = Mutex<ExternalChangeWatcher?>(nil)
     /// The thread inside `write`, to stop a nested write with a message instead of a deadlock.
     private let writingThread = Atomic<UInt>(0)
@@ -87,17 +81,14 @@ public final class Database: Sendable {
     /// Runs `body` in one IMMEDIATE transaction on the single writer (writes are serialized).
     /// Commits when it returns, rolls back everything when it throws or when COMMIT fails.
     /// The changed rows are recorded in the history under `author` in the same transaction;
-    /// observers hear of the commit afterwards, on another thread. Before `write` returns, the
-    /// commit is published (`publish(upTo:)`): the values `CommitScopedCache`s used most since the
-    /// previous commit are computed again on this thread or an earlier writer's, beside the next
-    /// write's transaction (so they must not write), and `generation` moves.
+    /// observers hear of the commit afterwards, on another thread.
     /// Writes do not nest; a `read` inside `body` uses another connection and does not see the
     /// uncommitted changes, so query through `body`'s connection instead.
     public func write<T>(author: String, _ body: (Connection) throws -> T) throws -> T {
         precondition(writingThread.load(ordering: .relaxed) != UInt(pthread_self()),
                      "write(author:) was called inside another write on the same thread: writes do not nest")
         if let problem = fileProblem { throw problem }
-        let (result, sequence) = try writer.withConnection { connection in
+        return try writer.withConnection { connection in
             writingThread.store(UInt(pthread_self()), ordering: .relaxed)
             changeTracker.reset()
             changeTracker.isCollecting = true
@@ -121,32 +112,14 @@ public final class Database: Sendable {
                 generationCounter.add(1, ordering: .sequentiallyConsistent)
                 throw error
             }
-            // Noted before the writer is let go, so commits are published in their order.
-            let sequence = unpublished.withLock { $0.append(recorded.map { DatabaseCommit(token: $0.token, tables: $0.tables, isExternal: false) }) }
-            return (result, sequence)
-        }
-        publish(upTo: sequence)
-        return result
-    }
-
-    /// Publishes the commits made so far, unless a write before has already: under load, one
-    /// write publishes the commits of those waiting with it, and caches compute their values
-    /// once for all of them.
-    ///
-    /// After COMMIT, never before: a reader that sees the new generation must also see the
-    /// committed rows. And before observers hear of the commits: what they read through a cache
-    /// must not be from before them (CommitOrderTests). Caches compute their busiest values
-    /// again in between, so no request waits for them.
-    private func publish(upTo sequence: UInt64) {
-        publishing.withLock { published in
-            guard published < sequence else { return }
-            let (last, commits) = unpublished.withLock { $0.takeAll() }
-            let expected = generation &+ 1
-            if !commits.isEmpty { commitPreparers.send(.committed) }
-            let moved = generationCounter.add(1, ordering: .sequentiallyConsistent).newValue
-            if !commits.isEmpty { commitPreparers.send(.published(generation: moved, isAsExpected: moved == expected)) }
-            for commit in commits { notifier.post(commit) }
-            published = last
+            // After COMMIT (or ROLLBACK), never before: a reader that sees the new generation
+            // must also see the committed rows. And before observers hear of the commit: what
+            // they read through a cache must not be from before it (CommitOrderTests).
+            generationCounter.add(1, ordering: .sequentiallyConsistent)
+            if let recorded {
+                notifier.post(DatabaseCommit(token: recorded.token, tables: recorded.tables, isExternal: false))
+            }
+            return result
         }
     }
 
@@ -256,14 +229,8 @@ public final class Database: Sendable {
                 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'history_transaction')
                 """, [latest])
         }
-        noteExternalCommit(token: try latestHistoryToken())
-    }
-
-    /// A commit not made by `write` (another process', a restore): every value computed before
-    /// is stale, and observers hear of it as if every table changed.
-    func noteExternalCommit(token: Int64) {
         generationCounter.add(1, ordering: .sequentiallyConsistent)
-        notifier.post(DatabaseCommit(token: token, tables: [], isExternal: true))
+        notifier.post(DatabaseCommit(token: try latestHistoryToken(), tables: [], isExternal: true))
     }
 
     /// SQLite's online backup in one step: `target` ends up with exactly `source`'s pages.
@@ -286,8 +253,9 @@ public final class Database: Sendable {
             return try self?.writer.withConnection { connection in
                 (try connection.fetchScalar(Int64.self, "PRAGMA data_version") ?? 0, try HistoryStore.latestToken(connection))
             }
-        } onChange: { [weak self] token in
-            self?.noteExternalCommit(token: token)
+        } onChange: { [weak self, notifier] token in
+            self?.generationCounter.add(1, ordering: .sequentiallyConsistent)
+            notifier.post(DatabaseCommit(token: token, tables: [], isExternal: true))
         }
         externalChangeWatcher.withLock { running in
             running?.stop()
@@ -320,25 +288,5 @@ public final class Database: Sendable {
         }
         readers.close()
         writer.close()
-        commitPreparers.send(.databaseClosed)
-    }
-}
-
-/// The commits of `Database.write` since the last published, numbered in commit order.
-private struct UnpublishedCommits {
-    private var count: UInt64 = 0
-    private var commits: [DatabaseCommit] = []
-
-    /// Notes a commit (nil: one that changed nothing) and returns its number.
-    mutating func append(_ commit: DatabaseCommit?) -> UInt64 {
-        count += 1
-        if let commit { commits.append(commit) }
-        return count
-    }
-
-    /// The number of the last commit, and the changes of all those not yet taken.
-    mutating func takeAll() -> (last: UInt64, commits: [DatabaseCommit]) {
-        defer { commits = [] }
-        return (count, commits)
     }
 }

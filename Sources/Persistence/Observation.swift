@@ -74,17 +74,6 @@ final class SubscriberList<Argument: Sendable>: Sendable {
     }
 }
 
-/// What a write of this process tells `Database.commitPreparers`, on the writer's thread: its
-/// commit (`committed`: reads now see it, the generation has not moved yet), then the move.
-/// `isAsExpected` is false when another process' commit was seen in between: a value computed
-/// at `committed` may then miss that commit and must not be made current. Last, once,
-/// `databaseClosed`: what was kept to compute values again can go.
-enum CommitPhase: Sendable {
-    case committed
-    case published(generation: UInt64, isAsExpected: Bool)
-    case databaseClosed
-}
-
 /// Delivers commits to observers on one serial queue: off the writer's thread, in commit order.
 final class CommitNotifier: Sendable {
     let queue = DispatchQueue(label: "Persistence.commit-notifications")

@@ -44,8 +44,11 @@ final class PageRenderer: Sendable {
     private let tokenPlaceholder = PageRenderer.placeholder("csrf")
     private let sincePlaceholder = PageRenderer.placeholder("since")
 
-    /// Pages kept: a few per screen and trip visited; at 10–40 KB each, a few MB at most.
+    /// Pages kept: a few per screen and trip visited, at 15–115 KB each, in at most 3 MB: the seven
+    /// screens and a hundred trip pages. Counted by pages alone, a load of pages each seen once
+    /// left 200 of the largest held after it (Benchmarks/README.md, memory after the load run).
     static let cachedPageLimit = 200
+    static let cachedPageBytes = 3 << 20
     /// Kept pages drawn (not served as kept), for tests.
     let drawnCount = Atomic<Int>(0)
 
@@ -59,7 +62,8 @@ final class PageRenderer: Sendable {
         self.templates = templates
         self.sessionCookieName = sessionCookieName
         self.store = store
-        cache = CommitScopedCache(database: store.database, capacity: Self.cachedPageLimit)
+        cache = CommitScopedCache(database: store.database, capacity: Self.cachedPageLimit, maxCost: Self.cachedPageBytes,
+                                  cost: { $0.response.body.heldBytes })
     }
 
     private static func placeholder(_ name: String) -> String {
@@ -77,10 +81,9 @@ final class PageRenderer: Sendable {
     /// a commit it is read again, and while the data equals what it was drawn from, the kept
     /// bytes are served with the newer live token instead of drawing it again. Errors thrown are not kept.
     func cached<Data: Equatable & Sendable>(
-        _ request: Request, read: @escaping @Sendable (WishlistSnapshot) throws -> Data,
-        draw: @escaping @Sendable (Data) throws -> SharedResponse
+        _ request: Request, read: (WishlistSnapshot) throws -> Data, draw: (Data) throws -> SharedResponse
     ) throws -> Response {
-        try cache.value(for: cacheKey(request)) { [unowned self] kept in
+        try cache.value(for: cacheKey(request)) { kept in
             let (data, since) = try store.read { snapshot in (try read(snapshot), try snapshot.historyToken()) }
             var response: SharedResponse
             if let kept, let drawnFrom = kept.drawnFrom as? Data, drawnFrom == data {
@@ -95,7 +98,7 @@ final class PageRenderer: Sendable {
     }
 
     /// An answer computed whole by `compute` (the JSON API's), kept until the next commit.
-    func cached(_ request: Request, compute: @escaping @Sendable () throws -> SharedResponse) throws -> Response {
+    func cached(_ request: Request, compute: () throws -> SharedResponse) throws -> Response {
         try cache.value(for: cacheKey(request)) { _ in KeptPage(response: try compute(), drawnFrom: nil) }.response.response(for: request)
     }
 

@@ -16,7 +16,7 @@ import Testing
         }
 
         func names(key: String = "all") throws -> [String] {
-            try cache.value(for: key) { [unowned self] _ in
+            try cache.value(for: key) { _ in
                 fetches.add(1, ordering: .relaxed)
                 return try database.read { db in try db.fetchAll("SELECT name FROM list ORDER BY id").map { $0["name"] as String } }
             }
@@ -47,7 +47,7 @@ import Testing
         init(_ database: Database) { cache = CommitScopedCache(database: database, capacity: 4) }
 
         func first(throwing: Bool = false) throws -> Int {
-            try cache.value(for: "page") { [unowned self] _ in
+            try cache.value(for: "page") { _ in
                 computations.add(1, ordering: .relaxed)
                 release.wait()
                 if throwing { throw CancellationError() }
@@ -56,7 +56,7 @@ import Testing
         }
 
         func other() -> Int {
-            cache.value(for: "page") { [unowned self] _ in computations.add(1, ordering: .relaxed); return 7 }
+            cache.value(for: "page") { _ in computations.add(1, ordering: .relaxed); return 7 }
         }
 
         var computationCount: Int { computations.load(ordering: .relaxed) }
@@ -121,9 +121,9 @@ import Testing
             return 1
         }
         #expect(value == 1)
-        let keptSeen = Mutex<Int?>(nil)
-        #expect(cache.value(for: "racing") { kept in keptSeen.withLock { $0 = kept }; return 2 } == 2)
-        #expect(keptSeen.withLock { $0 } == 1)
+        var keptSeen: Int?
+        #expect(cache.value(for: "racing") { kept in keptSeen = kept; return 2 } == 2)
+        #expect(keptSeen == 1)
     }
 
     @Test func theLeastRecentlyUsedValueGoesWhenFull() throws {
@@ -141,87 +141,34 @@ import Testing
         #expect(lists.fetchCount == 4)
     }
 
-    /// After a commit every value not computed again by it is stale; each stays, to be checked
-    /// against by its key's next computation, until the least recently used make room.
+    @Test func theLeastRecentlyUsedValuesGoWhenTheirCostIsOverTheLimit() throws {
+        let directory = try TemporaryDirectory()
+        let database = try makeDatabaseWithOneList(directory)
+        let cache = CommitScopedCache<String, Int>(database: database, capacity: 100, maxCost: 100, cost: { $0 })
+        for (key, cost) in [("a", 30), ("b", 30), ("c", 30)] { _ = cache.value(for: key) { _ in cost } }
+        _ = cache.value(for: "a") { _ in 0 }   // "b" is now the least recently used
+        #expect(cache.totalCost == 90)
+        _ = cache.value(for: "d") { _ in 40 }
+        #expect(cache.totalCost == 70)
+        var recomputed: [String] = []
+        for key in ["a", "b", "c", "d"] { _ = cache.value(for: key) { _ in recomputed.append(key); return 1 } }
+        #expect(recomputed == ["b", "c"], "the two least recently used went to make room for the 40")
+    }
+
+    /// After a commit every value is stale; each stays, to be checked against by its key's next
+    /// computation, until the least recently used make room.
     @Test func aStaleValueIsHandedToItsKeysNextComputation() throws {
         let directory = try TemporaryDirectory()
         let database = try makeDatabaseWithOneList(directory)
-        let cache = CommitScopedCache<String, Int>(database: database, capacity: 2, recomputedPerCommit: 0)
+        let cache = CommitScopedCache<String, Int>(database: database, capacity: 2)
         #expect(cache.value(for: "page") { _ in 1 } == 1)
         #expect(cache.value(for: "other") { _ in 5 } == 5)
         try database.write(author: "test") { db in try db.execute("INSERT INTO list(id, name) VALUES (2, 'B')") }
-        let keptSeen = Mutex<Int?>(nil)
-        #expect(cache.value(for: "page") { kept in keptSeen.withLock { $0 = kept }; return kept! + 1 } == 2)
-        #expect(keptSeen.withLock { $0 } == 1)
+        var keptSeen: Int?
+        #expect(cache.value(for: "page") { kept in keptSeen = kept; return kept! + 1 } == 2)
+        #expect(keptSeen == 1)
         #expect(cache.value(for: "page") { _ in 99 } == 2, "current again until the next commit")
         #expect(cache.count == 2)
-    }
-
-    /// A write computes again the values used since the commit before it, while requests are
-    /// still answered from before it, so that no request after a commit waits for a computation.
-    @Test func aWriteRecomputesTheValuesUsedSinceThePreviousCommit() throws {
-        let directory = try TemporaryDirectory()
-        let lists = ListNames(try makeDatabaseWithOneList(directory))
-        _ = try lists.names(key: "used")
-        _ = try lists.names(key: "also used")
-        try lists.database.write(author: "test") { db in try db.execute("INSERT INTO list(id, name) VALUES (2, 'B')") }
-        #expect(lists.fetchCount == 4, "the write read both again")
-        #expect(try lists.names(key: "used") == ["A", "B"])
-        #expect(lists.fetchCount == 4, "and it was current when the write returned")
-
-        // Unused since that commit, "also used" is not read again by the next one.
-        try lists.database.write(author: "test") { db in try db.execute("INSERT INTO list(id, name) VALUES (3, 'C')") }
-        #expect(lists.fetchCount == 5)
-        #expect(try lists.names(key: "also used") == ["A", "B", "C"])
-        #expect(lists.fetchCount == 6)
-    }
-
-    @Test func aWriteRecomputesAtMostItsLimitTheMostRecentlyUsedFirst() throws {
-        let directory = try TemporaryDirectory()
-        let database = try makeDatabaseWithOneList(directory)
-        let computed = Mutex<[String]>([])
-        let cache = CommitScopedCache<String, Int>(database: database, capacity: 8, recomputedPerCommit: 2)
-        for key in ["a", "b", "c"] {
-            _ = cache.value(for: key) { _ in computed.withLock { $0.append(key) }; return 0 }
-        }
-        computed.withLock { $0 = [] }
-        try database.write(author: "test") { db in try db.execute("INSERT INTO list(id, name) VALUES (2, 'B')") }
-        #expect(computed.withLock { $0 } == ["c", "b"])
-    }
-
-    /// While the write computes, requests get the values from before its commit at once.
-    @Test func requestsDuringTheRecomputationAreAnsweredFromBeforeTheCommit() async throws {
-        let directory = try TemporaryDirectory()
-        let database = try makeDatabaseWithOneList(directory)
-        let cache = CommitScopedCache<String, Int>(database: database, capacity: 4)
-        let recomputing = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        #expect(cache.value(for: "page") { kept in
-            guard kept != nil else { return 1 }
-            recomputing.signal()
-            release.wait()
-            return 2
-        } == 1)
-        let writer = OnThread { (try? database.write(author: "test") { db in try db.execute("INSERT INTO list(id, name) VALUES (2, 'B')") }) != nil }
-        recomputing.wait()
-        #expect(cache.value(for: "page") { _ in 99 } == 1, "the commit is not published yet: the value from before it holds")
-        release.signal()
-        #expect(writer.value)
-        #expect(cache.value(for: "page") { _ in 99 } == 2, "published with the commit")
-    }
-
-    /// Another process' commit seen while a write recomputed: what it computed may miss that
-    /// commit, so it is not made current.
-    @Test func aValueRecomputedAcrossAnotherProcessCommitIsNotMadeCurrent() throws {
-        let directory = try TemporaryDirectory()
-        let database = try makeDatabaseWithOneList(directory)
-        let cache = CommitScopedCache<String, Int>(database: database, capacity: 4)
-        #expect(cache.value(for: "page") { kept in
-            if kept != nil { database.noteExternalCommit(token: 0) }
-            return (kept ?? 0) + 1
-        } == 1)
-        try database.write(author: "test") { db in try db.execute("INSERT INTO list(id, name) VALUES (2, 'B')") }
-        #expect(cache.value(for: "page") { kept in (kept ?? 0) + 10 } == 11, "computed from the value before the write, not the 2 made across the other commit")
     }
 
     @Test func anotherProcessCommitEndsTheCachedValuesOnceTheWatcherSeesIt() async throws {
@@ -262,10 +209,9 @@ import Testing
         #expect(stale.withLock { $0 }.isEmpty, "observers read the value from before their commit")
     }
 
-    /// Writers on several threads: one may publish the commits of those waiting with it, yet each
-    /// write returns only once its own commit is published (it reads it back through the cache),
-    /// and observers hear of every commit once, in commit order.
-    @Test func concurrentWritesArePublishedInOrderBeforeTheyReturn() async throws {
+    /// Writers on several threads: each write's commit is seen through the cache as soon as the
+    /// write returns, and observers hear of every commit once, in commit order.
+    @Test func concurrentWritesAreSeenWhenTheyReturnAndObservedInOrder() async throws {
         let directory = try TemporaryDirectory()
         let lists = CommitScopedCacheTests.ListNames(try makeDatabaseWithOneList(directory))
         let tokens = Mutex<[Int64]>([])
