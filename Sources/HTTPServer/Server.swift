@@ -37,8 +37,8 @@ public final class Server: Sendable {
         public var accessLog: Bool
         /// Where multipart file parts are written while a request is handled.
         public var uploadDirectory: String
-        /// How many requests with uploaded files are handled at once (by default a core fewer
-        /// than the machine has, so pages keep one). Their handlers run on a queue of their own
+        /// How many uploads (requests with files, or a body of `uploadBodyBytes` or more sent
+        /// raw) are handled at once (by default a core fewer than the machine has, so pages keep one). Their handlers run on a queue of their own
         /// while the connection waits suspended, so the work on the files never stalls the other
         /// connections of a worker thread; the rest wait in line.
         public var uploadConcurrency: Int
@@ -253,9 +253,13 @@ public final class Server: Sendable {
     /// Where `request`'s handler runs when not on the connection's worker thread: uploads and
     /// writes (their handlers wait on the disk); nil for reads, answered at once.
     func offloadQueue(for request: Request) -> HandlerQueue? {
-        if !request.files.isEmpty { return uploads }
+        if !request.files.isEmpty || request.body.count >= Self.uploadBodyBytes { return uploads }
         return request.method.isUnsafe ? writes : nil
     }
+
+    /// A body this large is a file sent raw (a photo PUT to the API), whose handling grows with it
+    /// like a multipart upload's; forms and JSON are a few KB.
+    static let uploadBodyBytes = 64 * 1024
 
     /// The refusal of a head the head checks refuse, answered (and logged) as a whole request would be.
     func refusal(forHead head: Request) -> Response? {

@@ -16,7 +16,7 @@ import Testing
 
         var handler: Handler {
             { request in
-                guard !request.files.isEmpty || request.method == .post else { return .text("page") }
+                guard !request.files.isEmpty || request.method == .post || request.method == .put else { return .text("page") }
                 self.counts.withLock { $0.running += 1; $0.peak = max($0.peak, $0.running) }
                 defer { self.counts.withLock { $0.running -= 1 } }
                 self.entered.signal()
@@ -63,6 +63,28 @@ import Testing
             #expect(page.status == 200 && page.text == "page")
             gate.release.signal()
             #expect(try write.readReply().text == "stored /activities/7/complete")
+        }
+    }
+
+    /// A file sent as the raw body (the API's photo PUT) is an upload too: it waits for the
+    /// uploads' turn rather than taking a place of the writes.
+    @Test func aLargeRawBodyWaitsInLineWithTheUploads() throws {
+        let gate = Gate()
+        try withServer(Server.Configuration(threadCount: 1, uploadConcurrency: 1, writeConcurrency: 2), handler: gate.handler) { server in
+            let upload = try Self.sendUpload(named: "one.jpg", port: server.port)
+            #expect(gate.entered.wait(timeout: .now() + 5) == .success)
+            let photo = try SocketClient(port: server.port)
+            let body = Array(repeating: UInt8(7), count: Server.uploadBodyBytes)
+            try photo.send("PUT /api/trips/1/photo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: image/jpeg\r\n"
+                + "Content-Length: \(body.count)\r\n\r\n")
+            try photo.send(body)
+            #expect(try SocketClient(port: server.port).request("GET", "/").status == 200)
+            #expect(gate.entered.wait(timeout: .now() + 0.2) == .timedOut, "the raw photo ran beside the upload, on the writes' queue")
+            gate.release.signal()
+            #expect(try upload.readReply().text == "stored one.jpg")
+            #expect(gate.entered.wait(timeout: .now() + 5) == .success)
+            gate.release.signal()
+            #expect(try photo.readReply().text == "stored /api/trips/1/photo")
         }
     }
 
