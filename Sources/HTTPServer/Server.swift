@@ -38,9 +38,10 @@ public final class Server: Sendable {
         /// Where multipart file parts are written while a request is handled.
         public var uploadDirectory: String
         /// How many uploads (requests with files, or a body of `uploadBodyBytes` or more sent
-        /// raw) are handled at once (by default a core fewer than the machine has, so pages keep one). Their handlers run on a queue of their own
-        /// while the connection waits suspended, so the work on the files never stalls the other
-        /// connections of a worker thread; the rest wait in line.
+        /// raw) are handled at once; by default a core fewer than the machine has, so pages keep
+        /// one. Their handlers run on a queue of their own while the connection waits suspended,
+        /// so the work on the files never stalls the other connections of a worker thread; the
+        /// rest wait in line.
         public var uploadConcurrency: Int
         /// How many other requests that may change state (`HTTPMethod.isUnsafe`) are handled at once, on a queue of their own: a commit waits for the disk (fsync),
         /// which would stall the other connections of a worker thread as an upload would.

@@ -75,10 +75,10 @@ public final class SplicedBody: Sendable {
         self.init(splitting: bytes, at: [placeholder])
     }
 
-    /// The body with `values[slot]` in every place of that slot.
     /// The memory the pieces hold (their gzipped copy, once made, adds about a fifth).
     public var heldBytes: Int { pieces.reduce(0) { $0 + $1.capacity } }
 
+    /// The body with `values[slot]` in every place of that slot.
     public func filled(with values: [[UInt8]]) -> [UInt8] {
         var body: [UInt8] = []
         body.reserveCapacity(pieces.reduce(0) { $0 + $1.count } + slots.reduce(0) { $0 + values[$1].count })
