@@ -1,7 +1,9 @@
 import CSQLite
 import Glibc
 
-/// Collects the rows a write transaction changes, through `sqlite3_update_hook` on the writer.
+/// Collects the rows a write transaction changes, through `sqlite3_update_hook` on the writer,
+/// and the columns its updates changed, through `sqlite3_preupdate_hook` (old and new values
+/// compared, so a form that saves every field reports only those that differ).
 ///
 /// Each row keeps only its net change within the transaction: insert then update is an insert,
 /// insert then delete is nothing, update then delete is a delete, delete then insert is an update.
@@ -27,6 +29,10 @@ final class ChangeTracker: @unchecked Sendable {
     private var lastTableIndex = 0
     private var changes: [(key: RowKey, kind: ChangeKind)?] = []
     private var positions: [RowKey: Int] = [:]
+    /// The columns of the tracked tables, set once at open; other tables' columns are not told.
+    var columnsOfTable: [String: TableColumnList] = [:]
+    /// By table index: the columns updates changed, or nil once a row was inserted or deleted.
+    private var changedColumns: [Int: Set<String>?] = [:]
 
     var hasChanges: Bool { !positions.isEmpty }
 
@@ -41,7 +47,55 @@ final class ChangeTracker: @unchecked Sendable {
             }
             Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue().record(table: table, rowID: rowID, kind: kind)
         }, context)
+        sqlite3_preupdate_hook(connection.handle, { context, handle, operation, database, table, oldRowID, newRowID in
+            guard let context, let handle, let database, let table, strcmp(database, "main") == 0 else { return }
+            Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue()
+                .recordColumns(of: table, operation: operation, rowIDChanged: oldRowID != newRowID, on: handle)
+        }, context)
         connection.authorizer.disablesTruncateOptimization = true
+    }
+
+    private func recordColumns(of table: UnsafePointer<CChar>, operation: Int32, rowIDChanged: Bool, on handle: OpaquePointer) {
+        guard isCollecting else { return }
+        let index = index(ofTable: table)
+        guard operation == SQLITE_UPDATE, !rowIDChanged else {
+            changedColumns[index] = .some(nil)
+            return
+        }
+        var changed: Set<String>
+        switch changedColumns[index] {
+        case .none: changed = []
+        case .some(.none): return
+        case .some(.some(let known)): changed = known
+        }
+        guard let columns = columnsOfTable[tableNames[index]] else { return }
+        for column in columns.stored where !changed.contains(column.name) {
+            var old: OpaquePointer?
+            var new: OpaquePointer?
+            // A value SQLite cannot give counts as changed.
+            guard sqlite3_preupdate_old(handle, column.index, &old) == SQLITE_OK,
+                  sqlite3_preupdate_new(handle, column.index, &new) == SQLITE_OK,
+                  let old, let new, Self.sameValue(old, new) else {
+                changed.insert(column.name)
+                continue
+            }
+        }
+        changedColumns[index] = changed
+    }
+
+    private static func sameValue(_ old: OpaquePointer, _ new: OpaquePointer) -> Bool {
+        let type = sqlite3_value_type(old)
+        guard type == sqlite3_value_type(new) else { return false }
+        switch type {
+        case SQLITE_NULL: return true
+        case SQLITE_INTEGER: return sqlite3_value_int64(old) == sqlite3_value_int64(new)
+        case SQLITE_FLOAT: return sqlite3_value_double(old) == sqlite3_value_double(new)
+        default:
+            let count = sqlite3_value_bytes(old)
+            guard count == sqlite3_value_bytes(new) else { return false }
+            guard count > 0 else { return true }
+            return memcmp(sqlite3_value_blob(old), sqlite3_value_blob(new), Int(count)) == 0
+        }
     }
 
     private func record(table: UnsafePointer<CChar>, rowID: Int64, kind: ChangeKind) {
@@ -86,7 +140,24 @@ final class ChangeTracker: @unchecked Sendable {
         changes.compactMap { change in change.map { (tableNames[$0.key.table], $0.key.rowID, $0.kind) } }
     }
 
+    /// What the transaction changed, by table: the tracked tables of `collectedChanges()`, and for
+    /// those only updated, the columns (with the table's generated ones, which follow the others).
+    func collectedTableChanges(tracked: Set<String>) -> TableChanges {
+        var tables: Set<String> = []
+        var updated: [String: Set<String>] = [:]
+        for change in changes.compactMap({ $0 }) where !tables.contains(tableNames[change.key.table]) {
+            let name = tableNames[change.key.table]
+            guard tracked.contains(name) else { continue }
+            tables.insert(name)
+            if case let columns?? = changedColumns[change.key.table] {
+                updated[name] = columns.union(columnsOfTable[name]?.generated ?? [])
+            }
+        }
+        return TableChanges(tables: tables, updatedColumns: updated)
+    }
+
     func reset() {
+        changedColumns.removeAll(keepingCapacity: false)
         changes.removeAll(keepingCapacity: false)
         positions.removeAll(keepingCapacity: false)
         tableNames.removeAll()
@@ -96,4 +167,46 @@ final class ChangeTracker: @unchecked Sendable {
     }
 
     deinit { free(lastTableName) }
+}
+
+/// A table's columns as the pre-update hook numbers them: the assignable ones it compares, and
+/// the generated ones (computed from the others, so taken as changed whenever any is).
+struct TableColumnList: Sendable {
+    let stored: [(index: Int32, name: String)]
+    let generated: Set<String>
+
+    /// `columns` in declaration order with `PRAGMA table_xinfo`'s `hidden` (2: virtual generated,
+    /// 3: stored generated).
+    init(_ columns: [(name: String, hidden: Int)]) {
+        var stored: [(index: Int32, name: String)] = []
+        var storage: Int32 = 0
+        for (position, column) in columns.enumerated() {
+            if column.hidden == 0 {
+                stored.append((Self.hookNumbersStorage ? storage : Int32(position), column.name))
+            }
+            if column.hidden != 2 { storage += 1 }
+        }
+        self.stored = stored
+        generated = Set(columns.filter { [2, 3].contains($0.hidden) }.map(\.name))
+    }
+
+    /// Whether this SQLite's pre-update hook numbers columns by where they are stored (virtual
+    /// generated columns skipped, as 3.40 does) rather than by declaration: asked of an
+    /// in-memory table once, since reading a column by the wrong number would miss its changes.
+    static let hookNumbersStorage: Bool = {
+        var handle: OpaquePointer?
+        guard sqlite3_open(":memory:", &handle) == SQLITE_OK, let handle else { preconditionFailure("cannot open an in-memory database") }
+        defer { sqlite3_close(handle) }
+        final class Answer { var storage = false }
+        let answer = Answer()
+        sqlite3_exec(handle, "CREATE TABLE t(a, b GENERATED ALWAYS AS (a) VIRTUAL, c); INSERT INTO t(a, c) VALUES (1, 2)", nil, nil, nil)
+        sqlite3_preupdate_hook(handle, { context, handle, _, _, _, _, _ in
+            var value: OpaquePointer?
+            if sqlite3_preupdate_old(handle, 1, &value) == SQLITE_OK, let value, sqlite3_value_int64(value) == 2 {
+                Unmanaged<Answer>.fromOpaque(context!).takeUnretainedValue().storage = true
+            }
+        }, Unmanaged.passUnretained(answer).toOpaque())
+        sqlite3_exec(handle, "UPDATE t SET a = 3", nil, nil, nil)
+        return answer.storage
+    }()
 }

@@ -8,6 +8,10 @@ public final class Connection {
     private var statementCache: [String: Statement] = [:]
     /// Descriptors' filtering SQL found free of codable attributes (`refuseCodableAttributes`).
     var descriptorsWithoutCodableAttributes: Set<String> = []
+    /// A reader's: where `fetchAllKept` keeps results, and the generation loaded before the
+    /// current read transaction began (nil outside one).
+    var keptResults: KeptResults?
+    var snapshotGeneration: UInt64?
 
     init(path: String, readOnly: Bool) throws {
         // NOMUTEX: SQLite's own locking is redundant, the pools give a connection to one thread at a time.
@@ -136,8 +140,8 @@ public final class Connection {
 
     /// The columns `sql` reads, found by preparing it without running it.
     func columnsRead(by sql: String) throws -> Set<TableColumn> {
-        _ = try prepareFirst(sql)
-        return authorizer.recordedColumnReads
+        let region = try prepareFirst(sql).0.region
+        return Set(region.tables.flatMap { table in (region.columns(of: table) ?? []).map { TableColumn(table: table, column: $0) } })
     }
 
     /// Prepares the first statement of `sql` and returns it with the SQL that follows it and the

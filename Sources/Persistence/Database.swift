@@ -14,6 +14,9 @@ public final class Database: Sendable {
     /// The thread inside `write`, to stop a nested write with a message instead of a deadlock.
     private let writingThread = Atomic<UInt>(0)
     private let generationCounter = Atomic<UInt64>(0)
+    private let changeClock = ChangeClock()
+    /// `Connection.fetchAllKept`'s results, shared by the readers.
+    let keptResults: KeptResults
     /// Read transactions begun so far: tests count them (a screen is read in one).
     let readTransactionCount = Atomic<Int>(0)
     private let observableSchema: ObservableSchema
@@ -42,6 +45,9 @@ public final class Database: Sendable {
         try Migrator.migrate(writerConnection, migrations: migrations)
         changeTracker.install(on: writerConnection)
         observableSchema = try ObservableSchema(writerConnection)
+        changeTracker.columnsOfTable = observableSchema.columnsOfTable
+        let keptResults = KeptResults(clock: changeClock, schema: observableSchema, capacity: Self.keptResultLimit)
+        self.keptResults = keptResults
         fileIdentity = DatabaseFileIdentity(path: path)
         writer = ConnectionPool([writerConnection])
         readers = ConnectionPool(try (0..<readerCount).map { _ in
@@ -52,9 +58,13 @@ public final class Database: Sendable {
             // copying pages back from the OS cache (Benchmarks/README.md). Quiet servers give
             // the pages back (`releaseMemory`), so this grows the peak under load, not idle.
             try reader.execute("PRAGMA cache_size = -2048")
+            reader.keptResults = keptResults
             return reader
         })
     }
+
+    /// Results `fetchAllKept` keeps: a few search pages' matches each (a few hundred bytes).
+    static let keptResultLimit = 64
 
     deinit { close() }
 
@@ -74,7 +84,9 @@ public final class Database: Sendable {
     public func read<T>(_ body: (Connection) throws -> T) throws -> T {
         readTransactionCount.add(1, ordering: .relaxed)
         return try readers.withConnection { connection in
-            try connection.inTransaction("BEGIN DEFERRED") { try body(connection) }
+            connection.snapshotGeneration = generation
+            defer { connection.snapshotGeneration = nil }
+            return try connection.inTransaction("BEGIN DEFERRED") { try body(connection) }
         }
     }
 
@@ -97,30 +109,46 @@ public final class Database: Sendable {
                 changeTracker.reset()
                 writingThread.store(0, ordering: .relaxed)
             }
-            var recorded: (token: Int64, tables: Set<String>)?
+            var recorded: (token: Int64, changes: TableChanges)?
             let result: T
             do {
                 result = try connection.inTransaction("BEGIN IMMEDIATE") {
                     let result = try body(connection)
                     if changeTracker.hasChanges {
+                        let changes = changeTracker.collectedTableChanges(tracked: observableSchema.trackedTables)
                         changeTracker.isCollecting = false
-                        recorded = try HistoryStore.record(changeTracker.collectedChanges(), author: author, on: connection)
+                        if let token = try HistoryStore.record(changeTracker.collectedChanges(), tracked: observableSchema.trackedTables,
+                                                               author: author, on: connection) {
+                            recorded = (token, changes)
+                            changeClock.mark(changes, at: .max)
+                        }
                     }
                     return result
                 }
             } catch {
-                generationCounter.add(1, ordering: .sequentiallyConsistent)
+                advanceGeneration(marking: recorded?.changes ?? TableChanges(tables: []))
                 throw error
             }
             // After COMMIT (or ROLLBACK), never before: a reader that sees the new generation
             // must also see the committed rows. And before observers hear of the commit: what
             // they read through a cache must not be from before it (CommitOrderTests).
-            generationCounter.add(1, ordering: .sequentiallyConsistent)
+            advanceGeneration(marking: recorded?.changes ?? TableChanges(tables: []))
             if let recorded {
-                notifier.post(DatabaseCommit(token: recorded.token, tables: recorded.tables, isExternal: false))
+                notifier.post(DatabaseCommit(token: recorded.token, changes: recorded.changes, isExternal: false))
             }
             return result
         }
+    }
+
+    /// Moves the generation, and marks what `changes` name (nil: everything, as after another
+    /// process' commit) as changed at the new one for `fetchAllKept` (as changing while it moves).
+    private func advanceGeneration(marking changes: TableChanges?) {
+        guard changes?.tables.isEmpty != true else {
+            generationCounter.add(1, ordering: .sequentiallyConsistent)
+            return
+        }
+        changeClock.mark(changes, at: .max)
+        changeClock.mark(changes, at: generationCounter.add(1, ordering: .sequentiallyConsistent).newValue)
     }
 
     /// Whether the path still names the file opened (checked now, before each write and by the
@@ -229,8 +257,8 @@ public final class Database: Sendable {
                 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'history_transaction')
                 """, [latest])
         }
-        generationCounter.add(1, ordering: .sequentiallyConsistent)
-        notifier.post(DatabaseCommit(token: try latestHistoryToken(), tables: [], isExternal: true))
+        advanceGeneration(marking: nil)
+        notifier.post(DatabaseCommit(token: try latestHistoryToken(), changes: TableChanges(tables: []), isExternal: true))
     }
 
     /// SQLite's online backup in one step: `target` ends up with exactly `source`'s pages.
@@ -254,8 +282,8 @@ public final class Database: Sendable {
                 (try connection.fetchScalar(Int64.self, "PRAGMA data_version") ?? 0, try HistoryStore.latestToken(connection))
             }
         } onChange: { [weak self, notifier] token in
-            self?.generationCounter.add(1, ordering: .sequentiallyConsistent)
-            notifier.post(DatabaseCommit(token: token, tables: [], isExternal: true))
+            self?.advanceGeneration(marking: nil)
+            notifier.post(DatabaseCommit(token: token, changes: TableChanges(tables: []), isExternal: true))
         }
         externalChangeWatcher.withLock { running in
             running?.stop()

@@ -65,11 +65,11 @@ enum HistoryStore {
         return Set(rows.map { $0[0] as String })
     }
 
-    /// Writes the tracked changes as one history transaction; returns its token and tables, or nil
-    /// when no tracked row changed.
-    static func record(_ changes: [(table: String, rowID: Int64, kind: ChangeKind)], author: String,
-                       on connection: Connection) throws -> (token: Int64, tables: Set<String>)? {
-        let tracked = try trackedTables(connection)
+    /// Writes the changes to `tracked` tables as one history transaction; returns its token, or
+    /// nil when no tracked row changed. `tracked` is read once at open
+    /// (`ObservableSchema`): asking the schema on each commit was a sixth of a check-off's work.
+    static func record(_ changes: [(table: String, rowID: Int64, kind: ChangeKind)], tracked: Set<String>, author: String,
+                       on connection: Connection) throws -> Int64? {
         let kept = changes.filter { tracked.contains($0.table) }
         guard !kept.isEmpty else { return nil }
         try connection.execute("INSERT INTO history_transaction(timestamp, author) VALUES (?, ?)", [Date(), author])
@@ -84,7 +84,7 @@ enum HistoryStore {
             _ = try insert.step()
             insert.reset()
         }
-        return (token, Set(kept.map(\.table)))
+        return token
     }
 
     /// Whether a reader that has seen the history up to `token` can go on from it: the token was

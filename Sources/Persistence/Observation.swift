@@ -5,21 +5,24 @@ import Synchronization
 public struct DatabaseCommit: Sendable, Equatable {
     /// The history token after this commit.
     public let token: Int64
-    /// The tables changed by this process' writer. Empty for an external change.
-    public let tables: Set<String>
+    /// What this process' writer changed. Empty for an external change.
+    public let changes: TableChanges
     /// True when another connection (another process) committed: which tables changed is unknown.
     public let isExternal: Bool
 
-    public init(token: Int64, tables: Set<String>, isExternal: Bool) {
+    public init(token: Int64, changes: TableChanges, isExternal: Bool) {
         self.token = token
-        self.tables = tables
+        self.changes = changes
         self.isExternal = isExternal
     }
+
+    /// The tables changed by this process' writer.
+    public var tables: Set<String> { changes.tables }
 
     /// Whether this commit may have changed what `region` reads (tracked tables, see
     /// `Database.hasChanges(in:after:)`).
     public func touches(_ region: DatabaseRegion) -> Bool {
-        isExternal || region.intersects(tables)
+        isExternal || region.intersects(changes)
     }
 }
 

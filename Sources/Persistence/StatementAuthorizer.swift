@@ -2,8 +2,9 @@ import CSQLite
 import Glibc
 
 /// The one authorizer SQLite allows per connection, doing two jobs:
-/// - while a statement is prepared, it notes the tables the statement reads (SQLITE_READ; the
-///   tables under a view are reported along with the view) and the tables its triggers write;
+/// - while a statement is prepared, it notes the tables and columns the statement reads
+///   (SQLITE_READ; the tables under a view are reported along with the view) and the tables its
+///   triggers write;
 /// - on the writer, it answers SQLITE_IGNORE to the DELETE authorization of ordinary tables, which
 ///   SQLite documents as "the DELETE proceeds but the truncate optimization is disabled", so every
 ///   deleted row reaches the update hook (`ChangeTracker`). SQLite's own tables stay authorized
@@ -16,9 +17,6 @@ final class StatementAuthorizer {
     private var isRecording = false
     private var recordedReads = DatabaseRegion()
     private var recordedTriggerWrites: Set<String> = []
-    /// The columns read by the statements prepared in the last `recording` (for
-    /// `FetchDescriptor`'s refusal of codable attributes).
-    private(set) var recordedColumnReads: Set<TableColumn> = []
     /// The union of the regions of the statements run since `trackingRegion` began; nil when not tracking.
     var trackedRegion: DatabaseRegion?
 
@@ -36,7 +34,6 @@ final class StatementAuthorizer {
     func recording<T>(_ prepare: () throws -> T) rethrows -> (T, reads: DatabaseRegion, triggerWrites: Set<String>) {
         recordedReads = DatabaseRegion()
         recordedTriggerWrites = []
-        recordedColumnReads = []
         isRecording = true
         defer { isRecording = false }
         let result = try prepare()
@@ -52,9 +49,10 @@ final class StatementAuthorizer {
                 if let database, strcmp(database, "main") != 0 {
                     recordedReads.formUnion(.fullDatabase)
                 } else {
-                    recordedReads.formUnion(DatabaseRegion(tables: [String(cString: table)]))
+                    // An empty column name: the table is read for its rows alone (`count(*)`).
+                    let column = column.map { String(cString: $0) } ?? ""
+                    recordedReads.formUnion(DatabaseRegion(table: String(cString: table), columns: column.isEmpty ? [] : [column]))
                 }
-                if let column { recordedColumnReads.insert(TableColumn(table: String(cString: table), column: String(cString: column))) }
             case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:
                 if trigger != nil { recordedTriggerWrites.insert(String(cString: table)) }
             default:
@@ -66,10 +64,4 @@ final class StatementAuthorizer {
         }
         return SQLITE_OK
     }
-}
-
-/// A column of a table, as the authorizer names it.
-struct TableColumn: Hashable {
-    let table: String
-    let column: String
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Persistence
+@testable import Persistence
 @testable import WishlistCore
 
 @Suite struct SearchTests {
@@ -27,6 +27,30 @@ import Persistence
         let results = try test.store.search(text)
         #expect(!results.isRecent)
         return (results.trips.map(\.name), results.activities.map(\.activity.name))
+    }
+
+    /// Which names match is kept across commits that change no name (a check-off); the rows
+    /// shown are read fresh, and a changed name is found again.
+    @Test func matchesAreKeptAcrossACheckOffAndSoughtAgainAfterARename() throws {
+        let test = try TestStore()
+        let store = test.store
+        let tripID = try store.addTrip(TripDraft(name: "Glacier Walk", collection: .winterRetreats))
+        let activityID = try store.addActivity(tripID: tripID, name: "Glacier lunch")
+        #expect(try store.search("glacier").activities.map(\.activity.isComplete) == [false])
+        let searched = store.database.keptResults.computedCount.load(ordering: .relaxed)
+
+        try store.setActivityComplete(id: activityID, true)
+        let afterCheckOff = try store.search("glacier")
+        #expect(afterCheckOff.activities.map(\.activity.isComplete) == [true])
+        #expect(afterCheckOff.trips.map(\.completedActivityCount) == [1])
+        #expect(store.database.keptResults.computedCount.load(ordering: .relaxed) == searched)
+
+        try store.renameActivity(id: activityID, name: "Fjord lunch")
+        #expect(try store.search("glacier").activities.isEmpty)
+        try store.updateTrip(id: tripID, draft: TripDraft(name: "Fjord Walk", collection: .winterRetreats))
+        #expect(try store.search("glacier").trips.isEmpty)
+        #expect(try store.search("fjord").trips.map(\.name) == ["Fjord Walk"])
+        #expect(try store.search("fjord").activities.map(\.activity.name) == ["Fjord lunch"])
     }
 
     @Test func findsSubstringsIgnoringCaseAndAccents() throws {

@@ -39,6 +39,10 @@ extension WishlistQuery where Value == SearchResults {
 /// are cut from that pool. With fewer matches, which is the rule for any specific search, that
 /// is exactly all matches in order; with more (a very common word) paging ends at the pool,
 /// found without sorting a hundred thousand rows. One row past the page tells whether more follow.
+///
+/// Which rows match reads names alone, so it is kept across commits that change no name
+/// (`fetchAllKept`: a check-off leaves it current); the page's rows are then read by id, as
+/// they are now.
 struct SubstringSearch: Sendable {
     let table: String
     /// Extra FROM clause for the columns a caller selects.
@@ -59,27 +63,33 @@ struct SubstringSearch: Sendable {
         let offset = max(0, range.lowerBound)
         let limit = max(0, range.upperBound - offset)
         let pool = try branches(terms, connection).joined(separator: " UNION ALL ") + SQLPart(" LIMIT \(Self.matchPool)")
-        // The pool is sorted on its own small rows; only the page is joined and fetched whole.
-        let rows = try connection.fetchAll("""
-            WITH pool AS (\(pool.sql)),
-            page AS (SELECT id, rank FROM pool ORDER BY rank, name_folded, name, id LIMIT ? OFFSET ?)
-            SELECT \(columns), (SELECT count(*) FROM pool) AS match_count
-            FROM page JOIN \(table) ON \(table).id = page.id \(join)
-            ORDER BY page.rank, \(table).name_folded, \(table).name, \(table).id
+        // The pool is sorted on its own small rows; only the page is fetched whole.
+        let matches = try connection.fetchAllKept("""
+            WITH pool AS (\(pool.sql))
+            SELECT id, (SELECT count(*) FROM pool) AS match_count FROM pool
+            ORDER BY rank, name_folded, name, id LIMIT ? OFFSET ?
             """, pool.arguments + [limit + 1, offset])
         let total: MatchTotal
-        if let first = rows.first {
+        if let first = matches.first {
             let count = try first.decode("match_count", as: Int.self)
-            total = MatchTotal(count: count, isAtLeast: count >= Self.matchPool, hasMore: rows.count > limit)
+            total = MatchTotal(count: count, isAtLeast: count >= Self.matchPool, hasMore: matches.count > limit)
         } else if offset == 0 {
             // No first page, no match: counting would run the index search a second time.
             total = .zero
         } else {
             // A page past the end has no row to count from.
-            let count = try connection.fetchScalar(Int.self, "WITH pool AS (\(pool.sql)) SELECT count(*) FROM pool", pool.arguments) ?? 0
+            let count = try connection.fetchAllKept("WITH pool AS (\(pool.sql)) SELECT count(*) FROM pool", pool.arguments)
+                .first?.decode(at: 0, as: Int.self) ?? 0
             total = MatchTotal(count: count, isAtLeast: count >= Self.matchPool, hasMore: false)
         }
-        return (Array(rows.prefix(limit)), total)
+        let ids = matches.prefix(limit).map { $0["id"] as Int64 }
+        guard !ids.isEmpty else { return ([], total) }
+        let rows = try connection.fetchAll("""
+            SELECT \(table).id AS matched_id, \(columns) FROM \(table) \(join)
+            WHERE \(table).id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ", ")))
+            """, ids)
+        let byID = Dictionary(rows.map { ($0["matched_id"] as Int64, $0) }, uniquingKeysWith: { first, _ in first })
+        return (ids.compactMap { byID[$0] }, total)
     }
 }
 
