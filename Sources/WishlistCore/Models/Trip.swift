@@ -51,9 +51,10 @@ public struct Trip: Identifiable, Hashable, Sendable, FetchableRecord {
         completedActivityCount = try row.decode("completed_activity_count")
         isComplete = try row.decode("is_complete")
         imageID = try row.decode("image_id")
+        // In `selection`'s order, which makes each lookup by name one comparison (`RowColumns`).
         photo = try TripPhotoSummary(row: row)
-        destination = try TripDestination(row: row)
         startDate = try row.decode("start_date")
         endDate = try row.decode("end_date")
+        destination = try TripDestination(row: row)
     }
 }
