@@ -3,29 +3,8 @@ enum PercentEncoding {
     /// Decodes `%XX` escapes (and `+` as space when `plusAsSpace`). Returns nil for a malformed
     /// escape, invalid UTF-8 or a NUL byte, which no legitimate path or field contains.
     static func decode(_ text: some StringProtocol, plusAsSpace: Bool) -> String? {
-        let utf8 = text.utf8
-        if !utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) {
-            return utf8.contains(0) ? nil : String(text)
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(utf8.count)
-        var index = utf8.startIndex
-        while index != utf8.endIndex {
-            let byte = utf8[index]
-            if byte == UInt8(ascii: "%") {
-                let high = utf8.index(after: index)
-                guard high != utf8.endIndex else { return nil }
-                let low = utf8.index(after: high)
-                guard low != utf8.endIndex, let h = hexValue(utf8[high]), let l = hexValue(utf8[low]) else { return nil }
-                bytes.append(h << 4 | l)
-                index = utf8.index(after: low)
-                continue
-            }
-            bytes.append(plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
-            index = utf8.index(after: index)
-        }
-        guard !bytes.contains(0) else { return nil }
-        return String(validating: bytes, as: UTF8.self)
+        var text = String(text)
+        return text.withUTF8 { decode($0, plusAsSpace: plusAsSpace) }
     }
 
     /// Parses `a=1&b=2` (query strings). Pairs that do not decode are dropped rather than
@@ -40,17 +19,46 @@ enum PercentEncoding {
         parse(text, droppingUndecodable: false)
     }
 
+    /// On the UTF-8 bytes: splitting a `String` at `&` walks its characters (grapheme breaking),
+    /// which was a tenth of a check-off's instructions.
     private static func parse(_ text: some StringProtocol, droppingUndecodable: Bool) -> FieldList? {
-        var fields = FieldList()
-        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = decode(parts[0], plusAsSpace: true),
-                  let value = decode(parts.count > 1 ? parts[1] : "", plusAsSpace: true) else {
-                if droppingUndecodable { continue } else { return nil }
+        var text = String(text)
+        return text.withUTF8 { bytes -> FieldList? in
+            var fields = FieldList()
+            for pair in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+                let equals = pair.firstIndex(of: UInt8(ascii: "="))
+                let name = UnsafeBufferPointer(rebasing: pair[..<(equals ?? pair.endIndex)])
+                let value = UnsafeBufferPointer(rebasing: equals.map { pair[pair.index(after: $0)...] } ?? pair[pair.endIndex...])
+                guard let name = decode(name, plusAsSpace: true), let value = decode(value, plusAsSpace: true) else {
+                    if droppingUndecodable { continue } else { return nil }
+                }
+                fields.append(name, value)
             }
-            fields.append(name, value)
+            return fields
         }
-        return fields
+    }
+
+    /// `bytes` are valid UTF-8 (a `String`'s); only decoded escapes can make them invalid.
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool) -> String? {
+        guard bytes.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
+            return bytes.contains(0) ? nil : String(decoding: bytes, as: UTF8.self)
+        }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else { return nil }
+                decoded.append(high << 4 | low)
+                index += 3
+                continue
+            }
+            decoded.append(plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+            index += 1
+        }
+        guard !decoded.contains(0) else { return nil }
+        return String(validating: decoded, as: UTF8.self)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
