@@ -12,7 +12,13 @@ import Testing
         var configuration = Server.Configuration(threadCount: 2)
         configuration.maxConnectionsPerAddress = 4
         try withServer(configuration, handler: Self.handled) { server throws in
-            var idle = try (0..<4).map { _ in try SocketClient(port: server.port) }
+            // Each answered once, so all four are counted before the fifth comes: two threads
+            // accepting at once could otherwise count a fifth ahead of a fourth.
+            var idle = try (0..<4).map { _ in
+                let client = try SocketClient(port: server.port)
+                #expect(try client.request("GET", "/").text == "handled")
+                return client
+            }
             // Nothing sent: closed with a request unread, the socket would be reset rather than ended.
             #expect(try SocketClient(port: server.port).isClosedByServer())
             // One idle connection gone, a slot is free again.
