@@ -25,11 +25,11 @@ public enum AuthorFilter: Sendable, Hashable, ExpressibleByArrayLiteral {
         case .any:
             nil
         case .only(let authors):
-            ("\(column) IN (\(HistoryStore.placeholders(authors.count)))", authors.sorted())
+            ("\(column) IN (\(sqlPlaceholders(authors.count)))", authors.sorted())
         case .excluding(let authors) where authors.isEmpty:
             nil
         case .excluding(let authors):
-            ("\(column) NOT IN (\(HistoryStore.placeholders(authors.count)))", authors.sorted())
+            ("\(column) NOT IN (\(sqlPlaceholders(authors.count)))", authors.sorted())
         }
     }
 }

@@ -113,7 +113,7 @@ enum HistoryStore {
             arguments += condition.arguments
         }
         if let entities {
-            sql += " AND EXISTS (SELECT 1 FROM history_change c WHERE c.token = t.token AND c.entity IN (\(placeholders(entities.count))))"
+            sql += " AND EXISTS (SELECT 1 FROM history_change c WHERE c.token = t.token AND c.entity IN (\(sqlPlaceholders(entities.count))))"
             arguments += entities.sorted()
         }
         return (sql, arguments)
@@ -134,7 +134,7 @@ enum HistoryStore {
         var arguments = filter.arguments + [limit]
         var changeFilter = ""
         if let entities {
-            changeFilter = "WHERE h.entity IN (\(placeholders(entities.count)))"
+            changeFilter = "WHERE h.entity IN (\(sqlPlaceholders(entities.count)))"
             arguments += entities.sorted()
         }
         let rows = try connection.fetchAll("""
@@ -165,10 +165,6 @@ enum HistoryStore {
         let matches = try connection.fetchScalar(Int.self, "SELECT count(*) FROM history_transaction t WHERE \(filter.sql)",
                                                  filter.arguments) ?? 0
         return (matches, try latestToken(connection))
-    }
-
-    static func placeholders(_ count: Int) -> String {
-        Array(repeating: "?", count: count).joined(separator: ", ")
     }
 }
 

@@ -90,7 +90,7 @@ extension HistoryStore {
             var sql = "SELECT rowid, entity, row_id, kind FROM history_change WHERE rowid > ? AND rowid <= ? AND +token = ?"
             var arguments: [any DatabaseValueConvertible] = [after, upper, token]
             if let entities {
-                sql += " AND +entity IN (\(placeholders(entities.count)))"
+                sql += " AND +entity IN (\(sqlPlaceholders(entities.count)))"
                 arguments += entities.sorted()
             }
             let rows = try connection.fetchAll(sql + " ORDER BY rowid LIMIT ?", arguments + [changesLeft])

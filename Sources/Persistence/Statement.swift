@@ -151,3 +151,8 @@ public final class Statement {
         }
     }
 }
+
+/// `count` placeholders for an IN list: `?, ?, ?`.
+public func sqlPlaceholders(_ count: Int) -> String {
+    Array(repeating: "?", count: count).joined(separator: ", ")
+}

@@ -86,7 +86,7 @@ struct SubstringSearch: Sendable {
         guard !ids.isEmpty else { return ([], total) }
         let rows = try connection.fetchAll("""
             SELECT \(table).id AS matched_id, \(columns) FROM \(table) \(join)
-            WHERE \(table).id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ", ")))
+            WHERE \(table).id IN (\(sqlPlaceholders(ids.count)))
             """, ids)
         let byID = Dictionary(rows.map { ($0["matched_id"] as Int64, $0) }, uniquingKeysWith: { first, _ in first })
         return (ids.compactMap { byID[$0] }, total)
