@@ -20,6 +20,7 @@ BINARY = Path(os.environ.get("WISHLIST_BINARY", ROOT / ".build" / "release" / "w
 SCREENSHOTS = ROOT / "Tests" / "Browser" / "screenshots"
 PHONE = (390, 844)
 DESKTOP = (1280, 900)
+STARTUP_SECONDS = 60
 
 
 def free_port():
@@ -51,7 +52,9 @@ class WishlistServer:
             [str(BINARY), "serve", "--port", str(self.port), "--data-dir", str(self.data_dir), "--resources", str(ROOT),
              *self.arguments],
             stdout=open(self.log, "a"), stderr=subprocess.STDOUT, cwd=ROOT, env=self.environment)
-        deadline = time.monotonic() + 20
+        # A fresh data folder is seeded (the sample photos go through libvips) before the port
+        # answers: seconds on a CI host busy with the rest of the suite, so the wait is generous.
+        deadline = time.monotonic() + STARTUP_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 log = self.log.read_text()
@@ -66,7 +69,7 @@ class WishlistServer:
                 return
             except OSError:
                 time.sleep(0.05)
-        raise RuntimeError("server did not start in 20 s")
+        raise RuntimeError(f"server did not answer {self.ready_path} in {STARTUP_SECONDS} s; its log:\n{self.log.read_text()}")
 
     def stop(self):
         if self.process and self.process.poll() is None:
