@@ -55,3 +55,16 @@ static inline const struct sockaddr *wl_mhd_client_address(struct MHD_Connection
 static inline bool wl_mhd_supports_tls(void) {
     return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES;
 }
+
+/* A connection's socket descriptor (-1 if unknown). */
+static inline int wl_mhd_connection_socket(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+/* Sends a response as HTTP/1.0 would: its body unframed (no chunked encoding), the connection
+   closed after it. */
+static inline enum MHD_Result wl_mhd_send_unframed(struct MHD_Response *response) {
+    return MHD_set_response_options(response, MHD_RF_HTTP_1_0_COMPATIBLE_STRICT, MHD_RO_END);
+}

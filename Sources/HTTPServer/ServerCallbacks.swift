@@ -137,11 +137,15 @@ private func makeNativeResponse(_ response: Response, connection: OpaquePointer,
             throw refusal
         }
         context.eventStream = stream
-        stream.attach(to: connection, budget: server.eventStreams.budget,
-                      maxPendingBytes: server.eventStreams.limits.maxPendingBytesPerStream)
         // The request's context holds the stream until the request completes.
         native = MHD_create_response_from_callback(UInt64.max, 4 * 1024, eventStreamReader,
                                                    Unmanaged.passUnretained(stream).toOpaque(), nil)
+        // Unframed (the stream ends with the connection), so the stream may write events to a
+        // plain socket itself: no chunk of libmicrohttpd's can be left half sent around them.
+        let socket = wl_mhd_connection_socket(connection)
+        let isDirect = native != nil && server.configuration.tls == nil && socket >= 0 && wl_mhd_send_unframed(native) == MHD_Result.YES
+        stream.attach(to: connection, socket: isDirect ? socket : nil, budget: server.eventStreams.budget,
+                      maxPendingBytes: server.eventStreams.limits.maxPendingBytesPerStream)
     }
     guard let native else { throw HTTPError(.internalServerError, "The response could not be created.") }
     return native

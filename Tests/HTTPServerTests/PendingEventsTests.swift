@@ -37,10 +37,21 @@ import Testing
         #expect(pending.byteCount == 1_000)
     }
 
+    @Test func anEventPartlySentElsewhereQueuesOnlyItsRest() {
+        var pending = PendingEvents()
+        pending.append(Array(0..<10), sentAlready: 4)
+        pending.append(Array(10..<12))
+        #expect(pending.byteCount == 8)
+        var buffer = [UInt8](repeating: 0, count: 16)
+        let count = buffer.withUnsafeMutableBytes { pending.take(into: $0.baseAddress!, capacity: 16) }
+        #expect(Array(buffer[..<count]) == Array(4..<12))
+    }
+
     /// A broadcast is encoded once: every stream queues the same bytes, not a copy or an encoding
     /// of its own (10,000 streams behind on a 200 KB fragment would otherwise hold 2 GB).
     @Test func aBroadcastIsEncodedOnceAndItsBytesSharedByEveryStream() {
-        let streams = (0..<100).map { _ in EventStream() }
+        // Enough streams that the broadcast is spread over threads.
+        let streams = (0..<4 * EventStream.streamsPerBroadcastPart).map { _ in EventStream() }
         EventStream.broadcast(ServerSentEvent(id: "9", event: "fragment", data: String(repeating: "x", count: 100_000)), to: streams)
         let storage = streams.map(\.pendingEventStorage)
         #expect(storage.allSatisfy { $0.count == 1 })

@@ -37,7 +37,7 @@ extension SocketClient {
                 if let event = Self.event(in: block) { return event }
                 continue
             }
-            guard let chunk = try readChunk() else { throw TestFailure("stream ended after: \(streamReceived)") }
+            guard let chunk = try readStreamBytes() else { throw TestFailure("stream ended after: \(streamReceived)") }
             let text = String(decoding: chunk, as: UTF8.self)
             pendingEventText += text
             streamReceived += text
@@ -52,11 +52,11 @@ extension SocketClient {
         }
     }
 
-    /// Reads event-stream chunks until the text received contains `marker`; returns all of it.
+    /// Reads the event stream until the text received contains `marker`; returns all of it.
     public func readEvents(until marker: String) throws -> String {
         var text = ""
         while !text.contains(marker) {
-            guard let chunk = try readChunk() else { throw TestFailure("stream ended: \(text)") }
+            guard let chunk = try readStreamBytes() else { throw TestFailure("stream ended: \(text)") }
             text += String(decoding: chunk, as: UTF8.self)
         }
         return text

@@ -112,6 +112,14 @@ public final class SocketClient {
         return try readExactly(size)
     }
 
+    /// The next bytes of an event stream's body, its chunks decoded if it is chunked; nil at its end.
+    public func readStreamBytes() throws -> [UInt8]? {
+        if streamHead?.header("Transfer-Encoding")?.lowercased() == "chunked" { return try readChunk() }
+        if buffer.isEmpty, try !fill() { return nil }
+        defer { buffer = [] }
+        return buffer
+    }
+
     /// Reads until `delimiter`, returning what came before it.
     public func readUntil(_ delimiter: [UInt8]) throws -> [UInt8] {
         while true {
