@@ -2,12 +2,14 @@
 //
 //   sse-bench PORT SERVER_PID [CLIENTS] [COMMITS]
 //
-// One thread and one epoll set hold every stream, so the client adds little to what it measures.
+// One thread and one epoll set hold every stream, so the client adds little to what it measures;
+// the commit's POST is timed on a thread of its own, as another tab would send it.
 // Each commit is an HTTP POST check-off of the 10th seeded activity, toggled, which moves the
 // "10 Activities" badge and so sends one `goals-achieved` fragment to every stream.
 import CLinuxExtras
 import Foundation
 import Glibc
+import Synchronization
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let port = UInt16(arguments[1]), let serverPID = Int32(arguments[2]) else {
@@ -153,9 +155,8 @@ var expectedFragments = 0
 var deliveredCount = 0
 var readBuffer = [UInt8](repeating: 0, count: 65536)
 
-/// The commit's POST connection, watched in the same epoll set.
+/// The commit's POST connection, read by its own thread (`TimedPost`).
 let commitConnection = connectToServer()
-var commitReply = ReplyReader()
 
 @MainActor func watch(_ descriptor: Int32) {
     var event = epoll_event()
@@ -163,7 +164,6 @@ var commitReply = ReplyReader()
     event.data.fd = descriptor
     epoll_ctl(epoll, EPOLL_CTL_ADD, descriptor, &event)
 }
-watch(commitConnection)
 
 @MainActor func receive(_ piece: UnsafeRawBufferPointer, on descriptor: Int32) {
     var stream = streams[descriptor]!
@@ -196,12 +196,7 @@ watch(commitConnection)
                     break
                 }
                 readBuffer.withUnsafeBytes { bytes in
-                    let piece = UnsafeRawBufferPointer(rebasing: bytes[..<received])
-                    if descriptor == commitConnection {
-                        commitReply.bytes += piece
-                    } else {
-                        receive(piece, on: descriptor)
-                    }
+                    receive(UnsafeRawBufferPointer(rebasing: bytes[..<received]), on: descriptor)
                 }
             }
         }
@@ -209,25 +204,61 @@ watch(commitConnection)
     return true
 }
 
+/// One request sent and its reply read on a blocking connection, on a thread of its own. Read in
+/// the streams' epoll loop, the POST's reply waited behind up to a batch of 1,024 streams' reads:
+/// the loop's time, not the server's.
+final class TimedPost: Sendable {
+    private let reply = Mutex<(status: Int, milliseconds: Double)?>(nil)
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(_ request: String, on descriptor: Int32) {
+        Thread.detachNewThread { [self] in
+            let bytes = Array(request.utf8)
+            let start = Self.seconds()
+            var sent = 0
+            while sent < bytes.count {
+                let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                guard count > 0 else { break }
+                sent += count
+            }
+            var reader = ReplyReader()
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while reader.complete == nil {
+                let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                guard count > 0 else { break }
+                reader.bytes += buffer[..<count]
+            }
+            let status = reader.complete?.status ?? 0
+            reply.withLock { $0 = (status, (Self.seconds() - start) * 1000) }
+            finished.signal()
+        }
+    }
+
+    func wait() -> (status: Int, milliseconds: Double) {
+        finished.wait()
+        return reply.withLock { $0! }
+    }
+
+    private static func seconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
+
 /// Times one commit: until its POST is answered, and until every stream has its fragment.
 /// Returns (POST round trip, each stream's delivery time), in milliseconds.
 @MainActor func timeCommit() -> (post: Double, deliveries: [Double]) {
-    commitReply = ReplyReader()
     for descriptor in streams.keys { streams[descriptor]!.deliveredAt = nil }
     deliveredCount = 0
     expectedFragments += streams.isEmpty ? 0 : 1
-    var postDone: Double?
     let start = now()
-    sendAll(commitConnection, toggleRequest())
-    let finished = pump(timeout: 10) {
-        if postDone == nil, let reply = commitReply.complete {
-            if reply.status != 303 { fail("the check-off POST answered \(reply.status)") }
-            postDone = now()
-        }
-        return postDone != nil && deliveredCount == streams.count
-    }
+    let post = TimedPost(toggleRequest(), on: commitConnection)
+    let finished = pump(timeout: 10) { deliveredCount == streams.count }
     if !finished { fail("after 10 s, \(deliveredCount) of \(streams.count) streams had the fragment") }
-    return ((postDone! - start) * 1000, streams.values.map { ($0.deliveredAt! - start) * 1000 })
+    let reply = post.wait()
+    if reply.status != 303 { fail("the check-off POST answered \(reply.status)") }
+    return (reply.milliseconds, streams.values.map { ($0.deliveredAt! - start) * 1000 })
 }
 
 @MainActor func percentile(_ values: [Double], _ fraction: Double) -> Double {
