@@ -11,6 +11,7 @@ public final class Connection {
     /// A reader's: where `fetchAllKept` keeps results, and the generation loaded before the
     /// current read transaction began (nil outside one).
     var keptResults: KeptResults?
+    var keptRecords: KeptRecords?
     var snapshotGeneration: UInt64?
 
     init(path: String, readOnly: Bool) throws {

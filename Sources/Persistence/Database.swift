@@ -17,6 +17,8 @@ public final class Database: Sendable {
     private let changeClock = ChangeClock()
     /// `Connection.fetchAllKept`'s results, shared by the readers.
     let keptResults: KeptResults
+    /// `Connection.fetchKept`'s records, shared by the readers.
+    let keptRecords: KeptRecords
     /// Read transactions begun so far: tests count them (a screen is read in one).
     let readTransactionCount = Atomic<Int>(0)
     private let observableSchema: ObservableSchema
@@ -48,6 +50,8 @@ public final class Database: Sendable {
         changeTracker.columnsOfTable = observableSchema.columnsOfTable
         let keptResults = KeptResults(clock: changeClock, schema: observableSchema, capacity: Self.keptResultLimit)
         self.keptResults = keptResults
+        let keptRecords = KeptRecords(clock: changeClock, schema: observableSchema, capacity: Self.keptRecordLimit)
+        self.keptRecords = keptRecords
         fileIdentity = DatabaseFileIdentity(path: path)
         writer = ConnectionPool([writerConnection])
         readers = ConnectionPool(try (0..<readerCount).map { _ in
@@ -59,12 +63,15 @@ public final class Database: Sendable {
             // the pages back (`releaseMemory`), so this grows the peak under load, not idle.
             try reader.execute("PRAGMA cache_size = -2048")
             reader.keptResults = keptResults
+            reader.keptRecords = keptRecords
             return reader
         })
     }
 
     /// Results `fetchAllKept` keeps: a few search pages' matches each (a few hundred bytes).
     static let keptResultLimit = 64
+    /// Records `fetchKept` keeps: the trips of a few screens (a few hundred bytes each).
+    static let keptRecordLimit = 2048
 
     deinit { close() }
 
@@ -109,7 +116,7 @@ public final class Database: Sendable {
                 changeTracker.reset()
                 writingThread.store(0, ordering: .relaxed)
             }
-            var recorded: (token: Int64, changes: TableChanges)?
+            var recorded: (token: Int64, changes: TableChanges, rows: [String: [Int64]])?
             let result: T
             do {
                 result = try connection.inTransaction("BEGIN IMMEDIATE") {
@@ -117,22 +124,25 @@ public final class Database: Sendable {
                     if changeTracker.hasChanges {
                         let changes = changeTracker.collectedTableChanges(tracked: observableSchema.trackedTables)
                         changeTracker.isCollecting = false
-                        if let token = try HistoryStore.record(changeTracker.collectedChanges(), tracked: observableSchema.trackedTables,
+                        let rowChanges = changeTracker.collectedChanges()
+                        if let token = try HistoryStore.record(rowChanges, tracked: observableSchema.trackedTables,
                                                                author: author, on: connection) {
-                            recorded = (token, changes)
-                            changeClock.mark(changes, at: .max)
+                            let rows = Dictionary(grouping: rowChanges.filter { changes.tables.contains($0.table) }, by: \.table)
+                                .mapValues { $0.map(\.rowID) }
+                            recorded = (token, changes, rows)
+                            changeClock.mark(changes, rows: rows, at: .max)
                         }
                     }
                     return result
                 }
             } catch {
-                advanceGeneration(marking: recorded?.changes ?? TableChanges(tables: []))
+                advanceGeneration(marking: recorded?.changes ?? TableChanges(tables: []), rows: recorded?.rows ?? [:])
                 throw error
             }
             // After COMMIT (or ROLLBACK), never before: a reader that sees the new generation
             // must also see the committed rows. And before observers hear of the commit: what
             // they read through a cache must not be from before it (CommitOrderTests).
-            advanceGeneration(marking: recorded?.changes ?? TableChanges(tables: []))
+            advanceGeneration(marking: recorded?.changes ?? TableChanges(tables: []), rows: recorded?.rows ?? [:])
             if let recorded {
                 notifier.post(DatabaseCommit(token: recorded.token, changes: recorded.changes, isExternal: false))
             }
@@ -142,13 +152,13 @@ public final class Database: Sendable {
 
     /// Moves the generation, and marks what `changes` name (nil: everything, as after another
     /// process' commit) as changed at the new one for `fetchAllKept` (as changing while it moves).
-    private func advanceGeneration(marking changes: TableChanges?) {
+    private func advanceGeneration(marking changes: TableChanges?, rows: [String: [Int64]] = [:]) {
         guard changes?.tables.isEmpty != true else {
             generationCounter.add(1, ordering: .sequentiallyConsistent)
             return
         }
-        changeClock.mark(changes, at: .max)
-        changeClock.mark(changes, at: generationCounter.add(1, ordering: .sequentiallyConsistent).newValue)
+        changeClock.mark(changes, rows: rows, at: .max)
+        changeClock.mark(changes, rows: rows, at: generationCounter.add(1, ordering: .sequentiallyConsistent).newValue)
     }
 
     /// Whether the path still names the file opened (checked now, before each write and by the

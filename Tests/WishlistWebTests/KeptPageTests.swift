@@ -1,5 +1,6 @@
 import Testing
 import TestSupport
+@testable import Persistence
 import WishlistCore
 @testable import WishlistWeb
 
@@ -59,6 +60,7 @@ import WishlistCore
         #expect(!before.text.contains("Zz Hidden Trip"))
         _ = try client.get("/goals")
         let drawn = fixture.app.pages.drawnCount.load(ordering: .relaxed)
+        let tripsRead = fixture.store.database.keptRecords.readCount.load(ordering: .relaxed)
 
         try fixture.store.setActivityComplete(id: activity, true)
         let after = try client.get("/")
@@ -67,5 +69,23 @@ import WishlistCore
         #expect(Self.withoutLiveSince(after) == Self.withoutLiveSince(before))
         // The Goals screen's progress moved: drawn again, the Wishlist screen not.
         #expect(fixture.app.pages.drawnCount.load(ordering: .relaxed) == drawn + 1)
+        // Nor were its trips read again: which trips it lists and what each shows were kept.
+        #expect(fixture.store.database.keptRecords.readCount.load(ordering: .relaxed) == tripsRead)
+    }
+
+    @Test func aCheckOffInATripOnACardReadsThatTripAloneAndShowsIt() throws {
+        let fixture = try AppHarness()
+        var client = fixture.browser()
+        let shown = try fixture.store.addTrip(TripDraft(name: "Aa Shown Trip", collection: .summerVibes))
+        let activity = try fixture.store.addActivity(tripID: shown, name: "Swim")
+        let before = try client.get("/")
+        let tripsRead = fixture.store.database.keptRecords.readCount.load(ordering: .relaxed)
+
+        try fixture.store.setActivityComplete(id: activity, true)
+        let after = try client.get("/")
+
+        #expect(Self.withoutLiveSince(after) != Self.withoutLiveSince(before), "the card shows the trip complete")
+        #expect(after.text == (try client.get("/")).text)
+        #expect(fixture.store.database.keptRecords.readCount.load(ordering: .relaxed) == tripsRead + 1)
     }
 }

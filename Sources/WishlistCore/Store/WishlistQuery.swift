@@ -15,19 +15,17 @@ extension WishlistQuery where Value == [Trip] {
     /// The most recently created trips, newest first.
     public static func recentTrips(limit: Int = 5, offset: Int = 0) -> Self {
         Self { connection in
-            try connection.fetchAll(Trip.self, """
-                SELECT \(Trip.selection) FROM Trip ORDER BY Trip.creation_date DESC, Trip.id DESC LIMIT ? OFFSET ?
-                """, [limit, offset])
+            try Trip.kept(matching: "SELECT Trip.id FROM Trip ORDER BY Trip.creation_date DESC, Trip.id DESC LIMIT ? OFFSET ?",
+                          [limit, offset], on: connection)
         }
     }
 
     /// One page of a collection's trips, by name (ignoring case and accents).
     public static func trips(in collection: TripCollection, limit: Int, offset: Int = 0) -> Self {
         Self { connection in
-            try connection.fetchAll(Trip.self, """
-                SELECT \(Trip.selection) FROM Trip WHERE Trip.collection = ?
-                ORDER BY Trip.name_folded, Trip.name, Trip.id LIMIT ? OFFSET ?
-                """, [collection, limit, offset])
+            try Trip.kept(matching: """
+                SELECT Trip.id FROM Trip WHERE Trip.collection = ? ORDER BY Trip.name_folded, Trip.name, Trip.id LIMIT ? OFFSET ?
+                """, [collection, limit, offset], on: connection)
         }
     }
 }
@@ -45,7 +43,8 @@ extension WishlistQuery where Value == Int {
 extension WishlistQuery where Value == Trip? {
     public static func trip(id: Int64) -> Self {
         Self { connection in
-            try connection.fetchOne(Trip.self, "SELECT \(Trip.selection) FROM Trip WHERE Trip.id = ?", [id])
+            // Kept until the trip itself changes: another trip's check-off leaves it as read.
+            try connection.fetchKept(Trip.self, from: "Trip", select: Trip.selection, rowIDs: [id]).first
         }
     }
 }

@@ -1,0 +1,84 @@
+import Testing
+@testable import Persistence
+
+private struct Task: FetchableRecord, Sendable, Equatable {
+    let id: Int64
+    let title: String
+    let done: Bool
+
+    init(id: Int64, title: String, done: Bool) {
+        self.id = id
+        self.title = title
+        self.done = done
+    }
+
+    init(row: Row) throws {
+        id = try row.decode("id")
+        title = try row.decode("title")
+        done = try row.decode("done")
+    }
+
+    static let selection = "task.id, task.title, task.done"
+}
+
+private let tasks = Migration(version: 1, name: "tasks") { db in
+    try db.execute("""
+        CREATE TABLE task(id INTEGER PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT NULL DEFAULT 0);
+        INSERT INTO task(id, title) VALUES (1, 'Pack'), (2, 'Fly'), (3, 'Land');
+        """)
+}
+
+@Suite struct KeptRecordsTests {
+    private func read(_ rowIDs: [Int64], from database: Database) throws -> [Task] {
+        try database.read { db in try db.fetchKept(Task.self, from: "task", select: Task.selection, rowIDs: rowIDs) }
+    }
+
+    private func write(_ sql: String, to database: Database) throws {
+        try database.write(author: "test") { db in try db.execute(sql) }
+    }
+
+    @Test func aRecordIsReadAgainOnlyAfterACommitChangesItsOwnRow() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("tasks.sqlite"), migrations: [tasks])
+        let reads = { database.keptRecords.readCount.load(ordering: .relaxed) }
+        #expect(try read([2, 1], from: database) == [Task(id: 2, title: "Fly", done: false), Task(id: 1, title: "Pack", done: false)])
+        #expect(reads() == 2)
+        try write("UPDATE task SET done = 1 WHERE id = 3", to: database)
+        try write("INSERT INTO task(id, title) VALUES (4, 'Sleep')", to: database)
+        #expect(try read([2, 1], from: database).map(\.done) == [false, false])
+        #expect(reads() == 2)
+        try write("UPDATE task SET done = 1 WHERE id = 1", to: database)
+        #expect(try read([2, 1], from: database).map(\.done) == [false, true])
+        #expect(reads() == 3)
+        try write("DELETE FROM task WHERE id = 2", to: database)
+        #expect(try read([2, 1], from: database).map(\.id) == [1])
+    }
+
+    @Test func aCommitOfManyRowsChangesEveryKeptRowOfItsTable() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("tasks.sqlite"), migrations: [tasks])
+        _ = try read([1], from: database)
+        // More rows than the clock remembers one by one: it then counts every row as changed.
+        try write("""
+            WITH RECURSIVE n(i) AS (SELECT 100 UNION ALL SELECT i + 1 FROM n WHERE i < \(100 + ChangeClock.rowsRemembered))
+            INSERT INTO task(id, title) SELECT i, 'more' FROM n
+            """, to: database)
+        _ = try read([1], from: database)
+        #expect(database.keptRecords.readCount.load(ordering: .relaxed) == 2)
+        _ = try read([1], from: database)
+        #expect(database.keptRecords.readCount.load(ordering: .relaxed) == 2)
+    }
+
+    @Test func anObserverServedKeptRecordsStillHearsOfTheirChanges() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("tasks.sqlite"), migrations: [tasks])
+        _ = try read([1], from: database)  // kept before the observer starts
+        let observer = try ResultsObserver(database: database) { db in
+            try db.fetchKept(Task.self, from: "task", select: Task.selection, rowIDs: [1]).map(\.title)
+        }
+        #expect(observer.value == ["Pack"])
+        try write("UPDATE task SET title = 'Pack bags' WHERE id = 1", to: database)
+        database.notifier.queue.sync {}
+        #expect(observer.value == ["Pack bags"])
+    }
+}
