@@ -31,14 +31,13 @@ final class ChangeClock: Sendable {
             for (table, rowIDs) in rows {
                 // A floor left at "changing" by the same commit's first mark comes down with it.
                 if generation != .max, times.rowFloor[table] == .max { times.rowFloor[table] = generation }
-                var changed = times.rowIDs[table] ?? [:]
-                if changed.count + rowIDs.count > Self.rowsRemembered {
-                    times.rowFloor[table] = max(times.rowFloor[table] ?? 0, changed.values.max() ?? 0, generation)
+                // In place: a copy out and back would copy the table's remembered rows on every commit.
+                if (times.rowIDs[table]?.count ?? 0) + rowIDs.count > Self.rowsRemembered {
+                    times.rowFloor[table] = max(times.rowFloor[table] ?? 0, times.rowIDs[table]?.values.max() ?? 0, generation)
                     times.rowIDs[table] = [:]
                     continue
                 }
-                for rowID in rowIDs { changed[rowID] = generation }
-                times.rowIDs[table] = changed
+                for rowID in rowIDs { times.rowIDs[table, default: [:]][rowID] = generation }
             }
             guard let changes else {
                 times.everything = generation
