@@ -196,7 +196,7 @@ final class KeptRecords: Sendable {
 
     /// The records of `kind` kept for `rowIDs` whose rows did not change since, as seen from a
     /// snapshot begun after loading `generation`, by rowid; and the region reading them reads
-    /// (nil before the kind was first read).
+    /// (nil before the kind was first read, when nothing can be found).
     func records(of kind: Kind, rowIDs: [Int64], snapshotGeneration generation: UInt64)
         -> (found: [Int64: any Sendable], region: DatabaseRegion?) {
         let (candidates, region) = state.withLock { state -> ([(Int64, Entry)], DatabaseRegion?) in
@@ -204,9 +204,11 @@ final class KeptRecords: Sendable {
             state.uses += 1
             var candidates: [(Int64, Entry)] = []
             candidates.reserveCapacity(rowIDs.count)
-            for rowID in rowIDs where records.byRowID[rowID] != nil {
-                records.byRowID[rowID]!.lastUse = state.uses
-                candidates.append((rowID, records.byRowID[rowID]!))
+            for rowID in rowIDs {
+                guard var entry = records.byRowID[rowID] else { continue }
+                entry.lastUse = state.uses
+                records.byRowID[rowID] = entry
+                candidates.append((rowID, entry))
             }
             let region = records.region
             state.kinds[kind] = records
@@ -262,7 +264,7 @@ extension Connection {
                                                              rowIDs: [Int64]) throws -> [Record] {
         // Inlinable, and the rest not generic: unspecialized generic code (a map over `Record`s)
         // had cost more than the reads it saved.
-        let records = try keptRecords(ObjectIdentifier(Record.self), from: table, select: selection, rowIDs: rowIDs) {
+        let records = try fetchKeptRecords(ObjectIdentifier(Record.self), from: table, select: selection, rowIDs: rowIDs) {
             try Record(row: $0)
         }
         var result: [Record] = []
@@ -272,7 +274,7 @@ extension Connection {
     }
 
     @usableFromInline
-    func keptRecords(_ type: ObjectIdentifier, from table: String, select selection: String, rowIDs: [Int64],
+    func fetchKeptRecords(_ type: ObjectIdentifier, from table: String, select selection: String, rowIDs: [Int64],
                      decode: (Row) throws -> any Sendable) throws -> [any Sendable] {
         let sql = "SELECT \(table).rowid AS kept_row_id, \(selection) FROM \(table) WHERE \(table).rowid IN "
         func read(_ rowIDs: [Int64]) throws -> [Int64: any Sendable] {
@@ -291,7 +293,7 @@ extension Connection {
         let kind = KeptRecords.Kind(type: type, table: table, selection: selection)
         var (found, region) = keptRecords.records(of: kind, rowIDs: rowIDs, snapshotGeneration: generation)
         let missing = rowIDs.filter { found[$0] == nil }
-        if !missing.isEmpty || region == nil {
+        if !missing.isEmpty {
             let (read, readRegion) = try trackingRegion { try read(missing) }
             region = keptRecords.keep(read, of: kind, region: readRegion, readAt: generation)
             found.merge(read) { _, new in new }
