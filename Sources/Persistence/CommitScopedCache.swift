@@ -16,14 +16,10 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
     private struct Entry {
         let value: Value
         let generation: UInt64
-        var lastUse: UInt64
-        let cost: Int
     }
 
     private struct State {
-        var entries: [Key: Entry] = [:]
-        var totalCost = 0
-        var clock: UInt64 = 0
+        var entries: LeastRecentlyUsed<Key, Entry>
         var flights: [Key: Flight] = [:]
     }
 
@@ -42,19 +38,15 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
     }
 
     private let database: Database
-    private let capacity: Int
-    private let maxCost: Int
     private let cost: @Sendable (Value) -> Int
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     /// Keeps at most `capacity` values, together costing at most `maxCost` (by `cost`, such as
     /// their bytes); beyond that the least recently used go.
     public init(database: Database, capacity: Int, maxCost: Int = .max, cost: @escaping @Sendable (Value) -> Int = { _ in 0 }) {
-        precondition(capacity > 0, "a cache needs room for one value")
         self.database = database
-        self.capacity = capacity
-        self.maxCost = maxCost
         self.cost = cost
+        state = Mutex(State(entries: LeastRecentlyUsed(capacity: capacity, maxCost: maxCost)))
     }
 
     /// The value for `key` computed since the last commit, or `compute(kept)`'s result, kept;
@@ -63,9 +55,7 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
     public func value(for key: Key, compute: (_ kept: Value?) throws -> Value) rethrows -> Value {
         let generation = database.generation
         let lookup = state.withLock { state -> Lookup in
-            if let entry = state.entries[key], entry.generation == generation {
-                state.clock += 1
-                state.entries[key]?.lastUse = state.clock
+            if let entry = state.entries.use(key, if: { $0.generation == generation }) {
                 return .hit(entry.value)
             }
             if let flight = state.flights[key], flight.generation == generation {
@@ -76,7 +66,7 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
             }
             let flight = Flight(generation: generation)
             state.flights[key] = flight
-            return .lead(flight, kept: state.entries[key]?.value)
+            return .lead(flight, kept: state.entries.peek(key)?.value)
         }
         switch lookup {
         case .hit(let value):
@@ -127,42 +117,17 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
 
     private func store(_ value: Value, for key: Key, computedAt generation: UInt64) {
         // A commit during `compute` leaves the value stale at once; it is kept all the same, as
-        // the newest one the next computation can check against.
+        // the newest one the next computation can check against. Stale entries are not dropped
+        // first when room is made: after each commit every entry is stale, and each is what its
+        // page is checked against next.
         let entryCost = cost(value)
         state.withLock { state in
-            state.clock += 1
-            state.totalCost -= state.entries.removeValue(forKey: key)?.cost ?? 0
-            if state.entries.count >= capacity || state.totalCost + entryCost > maxCost {
-                makeRoom(in: &state, for: entryCost)
-            }
-            state.entries[key] = Entry(value: value, generation: generation, lastUse: state.clock, cost: entryCost)
-            state.totalCost += entryCost
+            state.entries.insert(Entry(value: value, generation: generation), cost: entryCost, for: key)
         }
-    }
-
-    /// The least recently used go until a quarter of the room is free (of the count and of the
-    /// cost, `incoming` aside), so the sort is paid once per many insertions rather than a scan
-    /// on each. Stale entries are not dropped first: after each commit every entry is stale, and
-    /// each is what its page is checked against next.
-    private func makeRoom(in state: inout State, for incoming: Int) {
-        let keptCount = capacity - max(1, capacity / 4)
-        let keptCost = maxCost - maxCost / 4 - incoming
-        var count = state.entries.count
-        var cost = state.totalCost
-        var newestDropped: UInt64 = 0
-        // Sorting the use times alone: sorting the entries would copy keys and values around.
-        for (lastUse, entryCost) in state.entries.values.map({ ($0.lastUse, $0.cost) }).sorted(by: { $0.0 < $1.0 }) {
-            guard count > keptCount || cost > keptCost else { break }
-            newestDropped = lastUse
-            count -= 1
-            cost -= entryCost
-        }
-        state.entries = state.entries.filter { $0.value.lastUse > newestDropped }
-        state.totalCost = cost
     }
 
     /// What the values kept cost together (for tests).
     var totalCost: Int {
-        state.withLock(\.totalCost)
+        state.withLock { $0.entries.totalCost }
     }
 }

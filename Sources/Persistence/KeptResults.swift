@@ -98,45 +98,31 @@ final class KeptResults: Sendable {
         let region: DatabaseRegion
         /// The generation loaded before the snapshot the rows were read in.
         let generation: UInt64
-        var lastUse: UInt64
     }
 
     private let clock: ChangeClock
     private let schema: ObservableSchema
-    private let capacity: Int
-    private let state = Mutex<(entries: [Key: Entry], uses: UInt64)>(([:], 0))
+    private let entries: Mutex<LeastRecentlyUsed<Key, Entry>>
     /// Results read from the database rather than kept (for tests).
     let computedCount = Atomic<Int>(0)
 
     init(clock: ChangeClock, schema: ObservableSchema, capacity: Int) {
         self.clock = clock
         self.schema = schema
-        self.capacity = capacity
+        entries = Mutex(LeastRecentlyUsed(capacity: capacity))
     }
 
     /// The rows kept for `key` if nothing they read changed since, as seen from a snapshot
     /// begun after loading `generation`; otherwise `fetch`'s, kept.
     func rows(for key: Key, snapshotGeneration generation: UInt64,
               fetch: () throws -> ([Row], DatabaseRegion)) rethrows -> (rows: [Row], region: DatabaseRegion) {
-        if let entry = state.withLock({ state -> Entry? in
-            guard let entry = state.entries[key] else { return nil }
-            state.uses += 1
-            state.entries[key]?.lastUse = state.uses
-            return entry
-        }), clock.lastChange(of: entry.region) <= min(entry.generation, generation) {
+        if let entry = entries.withLock({ $0.use(key) }), clock.lastChange(of: entry.region) <= min(entry.generation, generation) {
             return (entry.rows, entry.region)
         }
         computedCount.add(1, ordering: .relaxed)
         let (rows, region) = try fetch()
         let observable = schema.observableRegion(of: region)
-        state.withLock { state in
-            state.uses += 1
-            if state.entries[key] == nil, state.entries.count >= capacity,
-               let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
-                state.entries[oldest] = nil
-            }
-            state.entries[key] = Entry(rows: rows, region: observable, generation: generation, lastUse: state.uses)
-        }
+        entries.withLock { $0.insert(Entry(rows: rows, region: observable, generation: generation), cost: 0, for: key) }
         return (rows, observable)
     }
 }
