@@ -7,14 +7,40 @@ import Synchronization
 ///
 /// For clients that accept gzip, the fixed pieces are compressed once, on first use, each as
 /// raw deflate blocks of its own (a fresh stream ending in a sync flush, so nothing refers back
-/// across a place); a response then joins them with the values as stored blocks and computes the
-/// CRC by combining the pieces' CRCs. Sending never compresses again.
+/// across a place or a piece); a response then joins them with the values as stored blocks and
+/// computes the CRC by combining the pieces' CRCs. Sending never compresses again.
+///
+/// Bodies are made of bodies: `inserting(_:atSlotsFrom:)` puts whole bodies (a page's kept
+/// fragments) in places, sharing their pieces, and with them each piece's compressed copy, so a
+/// piece drawn once is compressed once whichever page sends it first.
 public final class SplicedBody: Sendable {
-    /// The bytes around the places: `pieces.count - 1` places, one between each two pieces.
-    public let pieces: [[UInt8]]
-    /// For each place, which of the values given to `filled(with:)` goes there.
-    public let slots: [Int]
+    private let segments: [Segment]
+    /// The compressed copies of the pieces in `segments`, in order, once asked for: one lock a
+    /// response instead of one a piece.
     private let compressed = Mutex<[CompressedPiece]?>(nil)
+
+    private enum Segment: Sendable {
+        case bytes(Piece)
+        /// A place, taking the value of this index of those given to `filled(with:)`.
+        case place(slot: Int)
+    }
+
+    /// Fixed bytes, shared by every body that holds them.
+    private final class Piece: Sendable {
+        let bytes: [UInt8]
+        private let compressed = Mutex<CompressedPiece?>(nil)
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        var compressedPiece: CompressedPiece {
+            if let done = compressed.withLock({ $0 }) { return done }
+            // Compressed outside the lock; two first users at once both compress, the same bytes.
+            let made = CompressedPiece(deflated: SplicedBody.deflateRaw(bytes), crc: SplicedBody.crc(bytes), count: bytes.count,
+                                       appendOperator: crc32_combine_gen(off_t(bytes.count)))
+            compressed.withLock { $0 = made }
+            return made
+        }
+    }
 
     private struct CompressedPiece {
         let deflated: [UInt8]
@@ -28,34 +54,47 @@ public final class SplicedBody: Sendable {
     /// zlib's level 4: nearly level 6's size on HTML pages in much less time (Benchmarks/README.md).
     static let compressionLevel: Int32 = 4
 
+    private init(segments: [Segment]) {
+        self.segments = segments
+    }
+
     /// `slots` (one per place, `pieces.count - 1`) say which value each place takes; by default
     /// every place takes the first.
-    public init(pieces: [[UInt8]], slots: [Int]? = nil) {
+    public convenience init(pieces: [[UInt8]], slots: [Int]? = nil) {
         precondition(!pieces.isEmpty, "a body has at least one piece")
-        self.pieces = pieces
-        self.slots = slots ?? Array(repeating: 0, count: pieces.count - 1)
-        precondition(self.slots.count == pieces.count - 1, "one slot per place")
+        let slots = slots ?? Array(repeating: 0, count: pieces.count - 1)
+        precondition(slots.count == pieces.count - 1, "one slot per place")
+        var segments: [Segment] = []
+        for (index, piece) in pieces.enumerated() {
+            if index > 0 { segments.append(.place(slot: slots[index - 1])) }
+            if !piece.isEmpty { segments.append(.bytes(Piece(piece))) }
+        }
+        self.init(segments: segments)
     }
 
     /// Splits `bytes` at each occurrence of any of `placeholders`, whose place then takes the
     /// value of the same index. Their first bytes should be rare in `bytes`: the search runs
-    /// `memchr` for each distinct one.
+    /// `memchr` once for each distinct first byte.
     public convenience init(splitting bytes: [UInt8], at placeholders: [[UInt8]]) {
         precondition(!placeholders.isEmpty && placeholders.allSatisfy { !$0.isEmpty }, "an empty placeholder cannot be found")
         let found: [(start: Int, slot: Int)] = bytes.withUnsafeBytes { body in
             var found: [(start: Int, slot: Int)] = []
-            for (slot, placeholder) in placeholders.enumerated() {
-                placeholder.withUnsafeBytes { needle in
-                    var offset = 0
-                    while body.count - offset >= needle.count,
-                          let hit = memchr(body.baseAddress! + offset, Int32(needle[0]), body.count - offset - needle.count + 1) {
-                        let start = body.baseAddress!.distance(to: UnsafeRawPointer(hit))
-                        if memcmp(hit, needle.baseAddress!, needle.count) == 0 {
-                            found.append((start, slot))
-                            offset = start + needle.count
-                        } else {
-                            offset = start + 1
-                        }
+            let shortest = placeholders.map(\.count).min()!
+            for first in Set(placeholders.map { $0[0] }) {
+                let candidates = placeholders.indices.filter { placeholders[$0][0] == first }
+                var offset = 0
+                while body.count - offset >= shortest,
+                      let hit = memchr(body.baseAddress! + offset, Int32(first), body.count - offset - shortest + 1) {
+                    let start = body.baseAddress!.distance(to: UnsafeRawPointer(hit))
+                    let slot = candidates.first { slot in
+                        placeholders[slot].count <= body.count - start
+                            && placeholders[slot].withUnsafeBytes { memcmp(hit, $0.baseAddress!, $0.count) == 0 }
+                    }
+                    if let slot {
+                        found.append((start, slot))
+                        offset = start + placeholders[slot].count
+                    } else {
+                        offset = start + 1
                     }
                 }
             }
@@ -75,16 +114,38 @@ public final class SplicedBody: Sendable {
         self.init(splitting: bytes, at: [placeholder])
     }
 
-    /// The memory the pieces hold (their gzipped copy, once made, adds about a fifth).
-    public var heldBytes: Int { pieces.reduce(0) { $0 + $1.capacity } }
+    /// This body with `bodies[slot - firstSlot]` in each place of a slot from `firstSlot` on;
+    /// places of lower slots stay places (the inserted bodies' own included).
+    public func inserting(_ bodies: [SplicedBody], atSlotsFrom firstSlot: Int) -> SplicedBody {
+        SplicedBody(segments: segments.flatMap { segment -> [Segment] in
+            guard case .place(let slot) = segment, slot >= firstSlot else { return [segment] }
+            return bodies[slot - firstSlot].segments
+        })
+    }
+
+    /// The memory the pieces hold (their gzipped copy, once made, adds about a fifth); pieces
+    /// shared with other bodies are counted in each.
+    public var heldBytes: Int {
+        segments.reduce(0) { total, segment in
+            guard case .bytes(let piece) = segment else { return total }
+            return total + piece.bytes.capacity
+        }
+    }
 
     /// The body with `values[slot]` in every place of that slot.
     public func filled(with values: [[UInt8]]) -> [UInt8] {
         var body: [UInt8] = []
-        body.reserveCapacity(pieces.reduce(0) { $0 + $1.count } + slots.reduce(0) { $0 + values[$1].count })
-        for (index, piece) in pieces.enumerated() {
-            if index > 0 { body += values[slots[index - 1]] }
-            body += piece
+        body.reserveCapacity(segments.reduce(0) { total, segment in
+            switch segment {
+            case .bytes(let piece): total + piece.bytes.count
+            case .place(let slot): total + values[slot].count
+            }
+        })
+        for segment in segments {
+            switch segment {
+            case .bytes(let piece): body += piece.bytes
+            case .place(let slot): body += values[slot]
+            }
         }
         return body
     }
@@ -97,19 +158,27 @@ public final class SplicedBody: Sendable {
         let valueCRCs = values.map(Self.crc)
         let appendValues = values.map { crc32_combine_gen(off_t($0.count)) }
         var body: [UInt8] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255]  // deflate, no name, no time, unknown OS
-        body.reserveCapacity(pieces.reduce(0) { $0 + $1.deflated.count } + slots.reduce(0) { $0 + values[$1].count + 5 } + 18)
+        body.reserveCapacity(pieces.reduce(0) { $0 + $1.deflated.count } + segments.reduce(0) { total, segment in
+            guard case .place(let slot) = segment else { return total }
+            return total + values[slot].count + 5
+        } + 18)
         var crc: UInt = 0
         var total = 0
-        for (index, piece) in pieces.enumerated() {
-            if index > 0 {
-                let slot = slots[index - 1]
+        var pieceIndex = 0
+        for segment in segments {
+            switch segment {
+            case .bytes:
+                let piece = pieces[pieceIndex]
+                pieceIndex += 1
+                body += piece.deflated
+                crc = crc32_combine_op(crc, piece.crc, piece.appendOperator)
+                total += piece.count
+            case .place(let slot):
+                guard !values[slot].isEmpty else { continue }
                 Self.appendStoredBlocks(values[slot], to: &body)
                 crc = crc32_combine_op(crc, valueCRCs[slot], appendValues[slot])
                 total += values[slot].count
             }
-            body += piece.deflated
-            crc = crc32_combine_op(crc, piece.crc, piece.appendOperator)
-            total += piece.count
         }
         body += [1, 0, 0, 0xff, 0xff]  // the final block: stored, empty
         for shift in stride(from: 0, to: 32, by: 8) { body.append(UInt8(truncatingIfNeeded: UInt32(truncatingIfNeeded: crc) >> shift)) }
@@ -121,10 +190,9 @@ public final class SplicedBody: Sendable {
 
     private func compressedPieces() -> [CompressedPiece] {
         if let done = compressed.withLock({ $0 }) { return done }
-        // Compressed outside the lock; two first users at once both compress, the same bytes.
-        let made = pieces.map { piece in
-            CompressedPiece(deflated: Self.deflateRaw(piece), crc: Self.crc(piece), count: piece.count,
-                            appendOperator: crc32_combine_gen(off_t(piece.count)))
+        let made = segments.compactMap { segment -> CompressedPiece? in
+            guard case .bytes(let piece) = segment else { return nil }
+            return piece.compressedPiece
         }
         compressed.withLock { $0 = made }
         return made

@@ -1,36 +1,9 @@
-import CZlib
 import Testing
+import TestSupport
 @testable import HTTPServer
 
 @Suite struct SplicedBodyTests {
     static let placeholder = Array("{token-7}".utf8)
-
-    /// zlib's own gzip decoder, which checks the CRC and length trailer too.
-    static func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
-        var stream = z_stream()
-        try #require(czlib_inflate_init_gzip(&stream) == Z_OK)
-        defer { inflateEnd(&stream) }
-        var input = bytes
-        var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16_384)
-        var status: Int32 = Z_OK
-        input.withUnsafeMutableBufferPointer { input in
-            stream.next_in = input.baseAddress
-            stream.avail_in = uInt(input.count)
-            repeat {
-                let produced = chunk.withUnsafeMutableBufferPointer { chunk in
-                    stream.next_out = chunk.baseAddress
-                    stream.avail_out = uInt(chunk.count)
-                    status = inflate(&stream, Z_NO_FLUSH)
-                    return chunk.count - Int(stream.avail_out)
-                }
-                output += chunk[..<produced]
-            } while status == Z_OK
-        }
-        try #require(status == Z_STREAM_END, "inflate ended with \(status)")
-        #expect(stream.avail_in == 0, "bytes after the gzip member")
-        return output
-    }
 
     @Test(arguments: [
         ("<p>{token-7}</p>", "<p>T</p>"),
@@ -46,7 +19,7 @@ import Testing
     func everyPlaceAndNothingElseIsFilled(text: String, expected: String) throws {
         let body = SplicedBody(splitting: Array(text.utf8), at: Self.placeholder)
         #expect(body.filled(with: Array("T".utf8)) == Array(expected.utf8))
-        #expect(try Self.gunzip(body.gzipped(with: Array("T".utf8))) == Array(expected.utf8))
+        #expect(try gunzip(body.gzipped(with: Array("T".utf8))) == Array(expected.utf8))
     }
 
     /// Two kinds of place (a page's CSRF token and its live-update token): each takes its own value.
@@ -60,7 +33,7 @@ import Testing
         let body = SplicedBody(splitting: Array(text.utf8), at: [Self.placeholder, Array("{since-7}".utf8)])
         let values = [Array("T".utf8), Array("42".utf8)]
         #expect(body.filled(with: values) == Array(expected.utf8))
-        #expect(try Self.gunzip(body.gzipped(with: values)) == Array(expected.utf8))
+        #expect(try gunzip(body.gzipped(with: values)) == Array(expected.utf8))
     }
 
     @Test func gzipHoldsLargePiecesAndValuesLongerThanAStoredBlock() throws {
@@ -72,11 +45,30 @@ import Testing
         let body = SplicedBody(pieces: pieces)
         for value in [[], Array("short".utf8), (0..<70_000).map { _ in UInt8.random(in: 0...255, using: &generator) }] {
             let gzipped = body.gzipped(with: value)
-            #expect(try Self.gunzip(gzipped) == body.filled(with: value))
+            #expect(try gunzip(gzipped) == body.filled(with: value))
             #expect(gzipped.count < body.filled(with: value).count / 3 || value.count > 1_000)
         }
         // The second response reuses the compressed pieces and is the same bytes.
         #expect(body.gzipped(with: Array("x".utf8)) == body.gzipped(with: Array("x".utf8)))
+    }
+
+    /// A page's kept fragments go in its places whole: their own places (the viewer's token) stay
+    /// places, and the same fragment in two pages (or twice in one) is the same bytes.
+    @Test func insertedBodiesKeepTheirPlacesAndAreSharedWhole() throws {
+        let row = SplicedBody(splitting: Array("<form>{token-7}</form>".utf8), at: Self.placeholder)
+        let empty = SplicedBody(pieces: [[]])
+        let page = SplicedBody(splitting: Array("<body>{since-7}{frag-0}<hr>{frag-1}{frag-0}{token-7}</body>".utf8),
+                               at: [Self.placeholder, Array("{since-7}".utf8), Array("{frag-0}".utf8), Array("{frag-1}".utf8)])
+        let spliced = page.inserting([row, empty], atSlotsFrom: 2)
+        let values = [Array("T".utf8), Array("42".utf8)]
+        let expected = Array("<body>42<form>T</form><hr><form>T</form>T</body>".utf8)
+        #expect(spliced.filled(with: values) == expected)
+        #expect(try gunzip(spliced.gzipped(with: values)) == expected)
+        // The row's piece is compressed once, whichever body sends it first.
+        let alone = row.gzipped(with: [Array("T".utf8)])
+        #expect(try gunzip(alone) == Array("<form>T</form>".utf8))
+        #expect(try gunzip(page.inserting([row, row], atSlotsFrom: 2).gzipped(with: values))
+                == Array("<body>42<form>T</form><hr><form>T</form><form>T</form>T</body>".utf8))
     }
 
     @Test(arguments: [

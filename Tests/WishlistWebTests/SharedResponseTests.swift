@@ -5,8 +5,10 @@ import Testing
 @Suite struct SharedResponseTests {
     struct Sample: Encodable { let name: String }
 
-    static let page = SharedResponse(status: .unprocessableContent, html: Array("<i>{token-7}</i><b>{since-7}</b>".utf8),
-                                     tokenPlaceholder: "{token-7}", sincePlaceholder: "{since-7}", liveSince: 12)
+    static let page = SharedResponse(status: .unprocessableContent,
+                                     html: SplicedBody(splitting: Array("<i>{token-7}</i><b>{since-7}</b>".utf8),
+                                                       at: [Array("{token-7}".utf8), Array("{since-7}".utf8)]),
+                                     liveSince: 12)
 
     static func request(token: String?, acceptEncoding: String? = nil) -> Request {
         var headers = HTTPHeaders()
