@@ -13,10 +13,11 @@ struct CollectionPage {
             }
             let listing = CollectionListingFragment(collection: collection, pageNumber: Int(request.query["page"] ?? "") ?? 1)
             return try app.pages.cached(request, read: { try $0.fetch(listing.query) }) { value in
-                var context: [String: MustacheValue] = ["title": .string(collection.title), "listing": listing.view(value)?.mustacheValue ?? .null]
+                let topic: LiveTopic = .collectionListing(collection, pageNumber: listing.pageNumber)
+                var fragments = app.pages.fragmentPlaces()
+                var context: [String: MustacheValue] = ["title": .string(collection.title), "listing": try fragments.place(topic, showing: value)]
                 if let summary = collection.summary { context["summary"] = .string(summary) }
-                return try app.pages.render("collection", for: request, tab: .wishlist,
-                                            liveTopics: [.collectionListing(collection, pageNumber: listing.pageNumber)], context)
+                return try app.pages.render("collection", for: request, tab: .wishlist, liveTopics: [topic], fragments: fragments, context)
             }
         }
     }

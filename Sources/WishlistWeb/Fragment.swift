@@ -3,10 +3,10 @@ import WishlistCore
 
 /// A part of a screen: shown in its page, sent to open pages when it changes (see `LiveTopic`),
 /// and the source of the JSON API's answer where there is one. One query fetches everything
-/// it shows; one view struct is all its partial reads. A page renders the partial with the view
-/// in the same pass as the page itself (`{{#carousel}}{{>partials/carousel}}{{/carousel}}`), a
-/// live update renders it alone (`PageRenderer.liveHTML`): the same bytes for the same data, but
-/// for the viewer's CSRF token (FragmentTests).
+/// it shows; one view struct is all its partial reads. Its partial is drawn alone, once per
+/// value (`KeptFragments`): a page splices the drawn bytes in where its template places the
+/// fragment (`{{{carousel}}}`), and a live update sends the same bytes, but for the viewer's
+/// CSRF token (FragmentTests).
 protocol Fragment: Sendable {
     associatedtype Value: Equatable & Sendable
     associatedtype View: FragmentView
@@ -39,7 +39,7 @@ struct ShownValue: Equatable, Sendable {
     static func == (lhs: ShownValue, rhs: ShownValue) -> Bool { lhs.value.isEqual(to: rhs.value) }
 }
 
-private extension Equatable {
+extension Equatable {
     func isEqual(to other: any Equatable) -> Bool { (other as? Self) == self }
 }
 
@@ -49,9 +49,9 @@ extension Fragment {
         ShownValue(value: try snapshot.fetch(query))
     }
 
-    /// The view of a value `shown(in:)` read, for its page's template; nil when its record is gone.
-    func view(of shown: ShownValue) -> MustacheValue? {
-        guard let value = shown.value as? Value else { preconditionFailure("\(Self.self) shows \(Value.self), not \(type(of: shown.value))") }
-        return view(value)?.mustacheValue
+    /// The view of `value`, which must be of this fragment's `Value`; nil when its record is gone.
+    func view(ofAny value: any Equatable & Sendable) -> (any FragmentView)? {
+        guard let value = value as? Value else { preconditionFailure("\(Self.self) shows \(Value.self), not \(type(of: value))") }
+        return view(value)
     }
 }

@@ -18,10 +18,12 @@ struct GoalsPage {
     }
 
     func draw(_ request: Request, _ goals: [[Goal]]) throws -> SharedResponse {
-        try app.pages.render("goals", for: request, tab: .goals, liveTopics: Self.topics, [
-            "achieved": AchievedGoalsView(goals: goals[0]).mustacheValue,
-            "upcoming": UpcomingGoalsView(goals: goals[1]).mustacheValue,
-        ])
+        var fragments = app.pages.fragmentPlaces()
+        let context = [
+            "achieved": try fragments.place(.achievedGoals, showing: goals[0]),
+            "upcoming": try fragments.place(.upcomingGoals, showing: goals[1]),
+        ]
+        return try app.pages.render("goals", for: request, tab: .goals, liveTopics: Self.topics, fragments: fragments, context)
     }
 }
 

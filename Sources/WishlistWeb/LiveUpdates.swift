@@ -86,7 +86,7 @@ final class LiveUpdates: Sendable {
             return feed
         }
         // Made outside the lock: starting a feed runs its query.
-        let feed = try makeFeed(topic.fragment) { [weak self] fragment, token in
+        let feed = try makeFeed(topic, topic.fragment) { [weak self] fragment, token in
             self?.broadcast(fragment, token: token, topic: topic)
         }
         let (winner, loser) = topics.withLock { topics -> (any LiveFeed, (any LiveFeed)?) in
@@ -123,11 +123,12 @@ final class LiveUpdates: Sendable {
         EventStream.broadcast(ServerSentEvent(id: String(token), event: "fragment", data: data), to: streams)
     }
 
-    private func makeFeed<F: Fragment>(_ fragment: F, onChange: @escaping @Sendable (LiveFragment, Int64) -> Void) throws -> any LiveFeed {
+    private func makeFeed<F: Fragment>(_ topic: LiveTopic, _ fragment: F,
+                                       onChange: @escaping @Sendable (LiveFragment, Int64) -> Void) throws -> any LiveFeed {
         let pages = pages
         return try Feed(store: store, query: fragment.query, render: { value in
             // A deleted record leaves the open page as it was; its links now lead to a 404 page.
-            try fragment.view(value).map { LiveFragment(target: $0.elementID, html: try pages.liveHTML($0)) }
+            try pages.liveFragment(topic, showing: value)
         }, onChange: onChange)
     }
 }

@@ -14,7 +14,9 @@ struct MapPage {
         let map = MapFragment()
         router.get("/map") { request in
             try app.pages.cached(request, read: { try $0.fetch(map.query) }) { positions in
-                try app.pages.render("map", for: request, tab: .map, liveTopics: [.map], ["map": map.view(positions)?.mustacheValue ?? .null])
+                var fragments = app.pages.fragmentPlaces()
+                let context = ["map": try fragments.place(.map, showing: positions)]
+                return try app.pages.render("map", for: request, tab: .map, liveTopics: [.map], fragments: fragments, context)
             }
         }
     }

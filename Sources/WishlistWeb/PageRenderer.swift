@@ -41,8 +41,12 @@ final class PageRenderer: Sendable {
     /// Stand in for the viewer's CSRF token and the page's live-update token while rendering.
     /// Random per process, so that no name a user typed can contain them; `{` is rare in HTML,
     /// which keeps `SplicedBody`'s search fast.
-    private let tokenPlaceholder = PageRenderer.placeholder("csrf")
+    private let tokenPlaceholder: String
     private let sincePlaceholder = PageRenderer.placeholder("since")
+    /// Where a page's fragments go: this, then the fragment's index and `}`.
+    private let fragmentPlaceholderPrefix = String(PageRenderer.placeholder("fragment").dropLast()) + "-"
+    /// Fragments drawn, kept while their data is unchanged; pages and live updates share them.
+    let fragments: KeptFragments
 
     /// Pages kept: a few per screen and trip visited, at 15–115 KB each, in at most 3 MB: the seven
     /// screens and a hundred trip pages. Counted by pages alone, a load of pages each seen once
@@ -62,6 +66,16 @@ final class PageRenderer: Sendable {
         self.templates = templates
         self.sessionCookieName = sessionCookieName
         self.store = store
+        let tokenPlaceholder = Self.placeholder("csrf")
+        self.tokenPlaceholder = tokenPlaceholder
+        fragments = KeptFragments { view in
+            guard case .object(var fields) = view.mustacheValue else {
+                preconditionFailure("\(type(of: view)) must render as an object")
+            }
+            fields["csrfToken"] = .string(tokenPlaceholder)
+            return SplicedBody(splitting: try templates.renderBytes(type(of: view).partial, .object(fields)),
+                               at: [Array(tokenPlaceholder.utf8)])
+        }
         cache = CommitScopedCache(database: store.database, capacity: Self.cachedPageLimit, maxCost: Self.cachedPageBytes,
                                   cost: { $0.response.body.heldBytes })
     }
@@ -114,13 +128,19 @@ final class PageRenderer: Sendable {
         "\(isSignedIn(request) ? "signed-in" : "anonymous") \(request.path)?\(request.rawQuery)"
     }
 
+    /// The fragments a page about to be drawn places (`FragmentPlaces.place`), for `render`.
+    func fragmentPlaces() -> FragmentPlaces {
+        FragmentPlaces(fragments, placeholderPrefix: fragmentPlaceholderPrefix)
+    }
+
     /// The page rendered for any viewer: `SharedResponse.response(for:)` puts in the viewer's
-    /// token, and the live token (`liveSince`) when `liveTopics` are given.
+    /// token, and the live token (`liveSince`) when `liveTopics` are given; the bytes of the
+    /// `fragments` placed in `context` go where their placeholders are.
     /// With `savingForm` (the id of a form with fields not yet saved), the tabs submit that form
     /// and go on to their screen once it is saved, so leaving by them drops nothing.
     func render(
         _ template: String, for request: Request?, tab: Tab?, liveTopics: [LiveTopic] = [],
-        status: HTTPStatus = .ok, savingForm: String? = nil, _ context: [String: MustacheValue]
+        status: HTTPStatus = .ok, savingForm: String? = nil, fragments: FragmentPlaces? = nil, _ context: [String: MustacheValue]
     ) throws -> SharedResponse {
         var context = context
         context["csrfToken"] = .string(tokenPlaceholder)
@@ -133,8 +153,11 @@ final class PageRenderer: Sendable {
             context["liveTopics"] = .string(liveTopics.map(\.id).joined(separator: " "))
             context["liveSince"] = .string(sincePlaceholder)
         }
-        return SharedResponse(status: status, html: try templates.renderBytes(template, .object(context)),
-                              tokenPlaceholder: tokenPlaceholder, sincePlaceholder: sincePlaceholder, liveSince: nil)
+        let placed = fragments?.bodies ?? []
+        let placeholders = [tokenPlaceholder, sincePlaceholder]
+            + placed.indices.map { FragmentPlaces.placeholder($0, prefix: fragmentPlaceholderPrefix) }
+        let page = SplicedBody(splitting: try templates.renderBytes(template, .object(context)), at: placeholders.map { Array($0.utf8) })
+        return SharedResponse(status: status, html: page.inserting(placed, atSlotsFrom: 2), liveSince: nil)
     }
 
     private func isSignedIn(_ request: Request?) -> Bool {
@@ -142,14 +165,13 @@ final class PageRenderer: Sendable {
         return request.cookies[sessionCookieName] != nil
     }
 
-    /// A fragment as live updates send it, the same bytes for every viewer: its forms' tokens are
-    /// left empty, and the page's script fills them in.
-    func liveHTML<View: FragmentView>(_ view: View) throws -> String {
-        guard case .object(var fields) = view.mustacheValue else {
-            preconditionFailure("\(View.self) must render as an object")
+    /// `topic`'s fragment showing `value` as live updates send it, the same bytes for every
+    /// viewer: its forms' tokens are left empty, and the page's script fills them in. Nil when
+    /// its record is gone.
+    func liveFragment(_ topic: LiveTopic, showing value: any Equatable & Sendable) throws -> LiveFragment? {
+        try fragments.drawn(topic, showing: value).map { drawn in
+            LiveFragment(target: drawn.elementID, html: String(decoding: drawn.body.filled(with: [[]]), as: UTF8.self))
         }
-        fields["csrfToken"] = ""
-        return try templates.render(View.partial, .object(fields))
     }
 
     func errorPage(status: HTTPStatus, message: String, request: Request?) -> Response {

@@ -22,8 +22,10 @@ struct SearchPage {
             let results = SearchResultsFragment(text: query.text,
                                                 shown: ShownPages(trips: request.query["trips"], activities: request.query["activities"]))
             return try app.pages.cached(request, read: { try $0.fetch(results.query) }) { found in
-                try app.pages.render("search", for: request, tab: .search, liveTopics: [.searchResults(text: query.text, shown: results.shown)],
-                                     ["query": .string(query.text), "results": results.view(found)?.mustacheValue ?? .null])
+                let topic: LiveTopic = .searchResults(text: query.text, shown: results.shown)
+                var fragments = app.pages.fragmentPlaces()
+                let context = ["query": MustacheValue.string(query.text), "results": try fragments.place(topic, showing: found)]
+                return try app.pages.render("search", for: request, tab: .search, liveTopics: [topic], fragments: fragments, context)
             }
         }
     }

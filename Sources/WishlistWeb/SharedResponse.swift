@@ -12,12 +12,11 @@ struct SharedResponse: Sendable {
     /// still current after a commit gets the newer token without being drawn again.
     var liveSince: Int64?
 
-    /// A page rendered with `tokenPlaceholder` where the viewer's token goes and
-    /// `sincePlaceholder` where `liveSince` goes.
-    init(status: HTTPStatus, html: [UInt8], tokenPlaceholder: String, sincePlaceholder: String, liveSince: Int64?) {
+    /// A page whose places of slot 0 take the viewer's token, and of slot 1 `liveSince`.
+    init(status: HTTPStatus, html: SplicedBody, liveSince: Int64?) {
         self.status = status
         contentType = "text/html; charset=utf-8"
-        body = SplicedBody(splitting: html, at: [Array(tokenPlaceholder.utf8), Array(sincePlaceholder.utf8)])
+        body = html
         self.liveSince = liveSince
     }
 

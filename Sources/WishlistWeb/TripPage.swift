@@ -63,17 +63,20 @@ struct TripPage {
               newActivity: (value: String, error: String?)? = nil, rename: RenameProblem? = nil,
               status: HTTPStatus = .ok) throws -> SharedResponse {
         let editing = request.query["edit"] == "1" || form != nil || newActivity != nil || rename != nil
-        let list = ActivityListFragment(tripID: id, editing: editing, rename: rename)
-        guard let checklist = shown.checklist, let headerView = TripHeaderFragment(tripID: id).view(checklist.trip),
-              let listView = list.view(checklist) else {
+        guard let checklist = shown.checklist else {
             throw HTTPError(.notFound, "There is no trip number \(id). It may have been deleted.")
         }
         let trip = checklist.trip
+        var fragments = app.pages.fragmentPlaces()
+        let list: LiveTopic = .activityList(tripID: id, editing: editing)
         let earnedIDs = Set(request.query.all(Self.earnedParameter).compactMap { Int64($0) })
         var context: [String: MustacheValue] = [
             "trip": ["id": .int(Int(trip.id)), "name": .string(trip.name)],
-            "header": headerView.mustacheValue,
-            "list": listView.mustacheValue,
+            "header": try fragments.place(.tripHeader(tripID: id), showing: trip as Trip?),
+            // A rename that could not be saved shows in this page alone: its list is not kept.
+            "list": try rename.map { rename in
+                try fragments.place(unkept: ActivityListView(checklist: checklist, editing: editing, rename: rename))
+            } ?? fragments.place(list, showing: checklist as TripChecklist?),
             "editing": .bool(editing),
             "undo": UndoRoutes.notice(shown.deletion),
             "earned": .array(shown.achieved.filter { earnedIDs.contains($0.id) }.map { goal in
@@ -89,9 +92,8 @@ struct TripPage {
             if let error = newActivity?.error { field["error"] = .string(error) }
             context["newActivity"] = .object(field)
         }
-        return try app.pages.render("trip", for: request, tab: .wishlist,
-                                    liveTopics: [.tripHeader(tripID: id), .activityList(tripID: id, editing: editing)],
-                                    status: status, savingForm: editing ? Self.formID : nil, context)
+        return try app.pages.render("trip", for: request, tab: .wishlist, liveTopics: [.tripHeader(tripID: id), list],
+                                    status: status, savingForm: editing ? Self.formID : nil, fragments: fragments, context)
     }
 }
 
@@ -135,19 +137,18 @@ struct TripHeaderView: FragmentView {
     }
 }
 
-/// The trip's checklist in the remembered order; in edit mode with rename fields, and with a
-/// rename that could not be saved shown in its field (pages only: live updates have none).
+/// The trip's checklist in the remembered order; in edit mode with rename fields.
 struct ActivityListFragment: Fragment {
     let tripID: Int64
     var editing = false
-    var rename: TripPage.RenameProblem?
 
     var query: WishlistQuery<TripChecklist?> { .checklist(tripID: tripID) }
     func view(_ checklist: TripChecklist?) -> ActivityListView? {
-        checklist.map { ActivityListView(checklist: $0, editing: editing, rename: rename) }
+        checklist.map { ActivityListView(checklist: $0, editing: editing, rename: nil) }
     }
 }
 
+/// With a rename that could not be saved shown in its field (pages only: live updates have none).
 struct ActivityListView: FragmentView {
     static let partial = "partials/activity-list"
     let checklist: TripChecklist

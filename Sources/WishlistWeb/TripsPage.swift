@@ -16,8 +16,9 @@ struct TripsPage {
                 ? .tripsByDestination(after: request.query["after"].flatMap { $0.isEmpty ? nil : $0 })
                 : .tripsByDate(pageNumber: Int(request.query["page"] ?? "") ?? 1)
             return try app.pages.cached(request, read: topic.fragment.shown) { shown in
-                try app.pages.render("trips", for: request, tab: .trips, liveTopics: [topic],
-                                     ["list": topic.fragment.view(of: shown) ?? .null, "groupedByDestination": .bool(grouped)])
+                var fragments = app.pages.fragmentPlaces()
+                let context = ["list": try fragments.place(topic, showing: shown.value), "groupedByDestination": .bool(grouped)]
+                return try app.pages.render("trips", for: request, tab: .trips, liveTopics: [topic], fragments: fragments, context)
             }
         }
     }

@@ -29,14 +29,15 @@ struct WishlistPage {
     }
 
     func draw(_ request: Request, _ shown: Shown) throws -> SharedResponse {
+        var fragments = app.pages.fragmentPlaces()
         let context: [String: MustacheValue] = [
-            "carousel": CarouselView(trips: shown.recent).mustacheValue,
-            "collections": .array(shown.rows.map { CollectionRowView(row: $0).mustacheValue }),
+            "carousel": try fragments.place(.carousel, showing: shown.recent),
+            "collections": .array(try shown.rows.map { try fragments.place(.collectionRow($0.collection), showing: $0) }),
             "undo": UndoRoutes.notice(shown.deletion),
             "newTrip": .object(NewTripPage.formContext(TripForm(newIn: shown.newTripCollection), formID: "new-trip", cancelURL: "/",
                                                        maxPhotoBytes: app.configuration.maxPhotoBytes)),
         ]
-        return try app.pages.render("wishlist", for: request, tab: .wishlist, liveTopics: Self.topics, context)
+        return try app.pages.render("wishlist", for: request, tab: .wishlist, liveTopics: Self.topics, fragments: fragments, context)
     }
 }
 

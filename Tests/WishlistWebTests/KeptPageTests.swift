@@ -88,4 +88,64 @@ import WishlistCore
         #expect(after.text == (try client.get("/")).text)
         #expect(fixture.store.database.keptRecords.readCount.load(ordering: .relaxed) == tripsRead + 1)
     }
+
+    /// A trip on a card of one collection row only: older than the carousel's five.
+    static func tripInOneRow(_ fixture: AppHarness) throws -> (trip: Int64, activity: Int64) {
+        let trip = try fixture.store.addTrip(TripDraft(name: "Aa Row Trip", collection: .summerVibes))
+        let activity = try fixture.store.addActivity(tripID: trip, name: "Swim")
+        for number in 1...CarouselFragment.size { _ = try fixture.store.addTrip(TripDraft(name: "Newer \(number)", collection: .winterRetreats)) }
+        return (trip, activity)
+    }
+
+    static func section(_ id: String, of page: Reply) -> Substring? {
+        guard let start = page.text.range(of: "<section class=\"collection\" id=\"\(id)\"") else { return nil }
+        return page.text[start.lowerBound...].prefix { $0 != "§" }.split(separator: "</section>", maxSplits: 1).first
+    }
+
+    /// A page drawn again after a commit draws only the fragments whose data changed and
+    /// splices in the others' kept bytes.
+    @Test func aCheckOffOnACardDrawsThatRowAloneAndKeepsTheOtherFragments() throws {
+        let fixture = try AppHarness()
+        var client = fixture.browser()
+        let (_, activity) = try Self.tripInOneRow(fixture)
+        let before = try client.get("/")
+        #expect(!(Self.section("collection-summerVibes", of: before)?.contains("chip-done") ?? true))
+        let fragmentsDrawn = fixture.app.pages.fragments.drawnCount.load(ordering: .relaxed)
+        let pagesDrawn = fixture.app.pages.drawnCount.load(ordering: .relaxed)
+
+        try fixture.store.setActivityComplete(id: activity, true)
+        let after = try client.get("/")
+
+        #expect(fixture.app.pages.drawnCount.load(ordering: .relaxed) == pagesDrawn + 1, "the page changed")
+        #expect(fixture.app.pages.fragments.drawnCount.load(ordering: .relaxed) == fragmentsDrawn + 1, "one row drawn, four fragments kept")
+        #expect(Self.section("collection-summerVibes", of: after)?.contains("chip-done") == true, "the card shows the trip complete")
+        for collection in [TripCollection.springEscapes, .fallGetaways, .winterRetreats] {
+            #expect(Self.section("collection-\(collection.rawValue)", of: after) == Self.section("collection-\(collection.rawValue)", of: before))
+        }
+        // The spliced page is the page: gzipped, it is the same bytes, and a viewer's token goes in every form of every fragment.
+        let gzipped = try client.get("/", headers: ["Accept-Encoding": "gzip"])
+        #expect(gzipped.header("Content-Encoding") == "gzip")
+        #expect(try gunzip(gzipped.body) == Array(after.text.utf8))
+    }
+
+    /// A commit's fragment is drawn once: for the open tabs' live update, and the page drawn
+    /// after it splices in those same bytes.
+    @Test func aFragmentDrawnForOpenTabsIsSplicedIntoThePageDrawnAfter() throws {
+        let server = try LiveServer()
+        defer { server.stop() }
+        let (_, activity) = try Self.tripInOneRow(server)
+        _ = try server.get("/")
+        let client = try SocketClient.openEvents("/events?topics=collection.summerVibes", port: server.port)
+        defer { client.disconnect() }
+        _ = try client.nextEvent(named: "ready")
+
+        try server.store.setActivityComplete(id: activity, true)
+        let live = try #require(try client.nextEvent(named: "fragment").json()["html"] as? String)
+        let drawn = server.app.pages.fragments.drawnCount.load(ordering: .relaxed)
+        let page = try server.get("/")
+
+        #expect(server.app.pages.fragments.drawnCount.load(ordering: .relaxed) == drawn, "the row was drawn once, for the stream")
+        #expect(live.contains("chip-done"))
+        #expect(page.text.contains(live.replacingOccurrences(of: "name=\"_csrf\" value=\"\"", with: "name=\"_csrf\" value=\"\(page.cookie("csrf_token") ?? "")\"")))
+    }
 }
