@@ -35,6 +35,10 @@ public final class Database: Sendable {
         generationCounter.load(ordering: .sequentiallyConsistent)
     }
 
+    /// The newest generation this process moved to, with the history token then newest (nil
+    /// after another process' commit or a restore, whose token is not known without a read).
+    private let newestCommit = Mutex<(generation: UInt64, token: Int64?)>((0, nil))
+
     /// Opens (creating if needed) the file at `path` and applies the pending `migrations`.
     /// Throws `MigrationError.schemaTooNew`, leaving the file untouched, when it comes from a newer build.
     public init(path: String, migrations: [Migration], readerCount: Int = 4) throws {
@@ -89,12 +93,41 @@ public final class Database: Sendable {
     /// Runs `body` on a reader in one deferred transaction, so all its queries see the same
     /// committed state. Waits while every reader is busy.
     public func read<T>(_ body: (Connection) throws -> T) throws -> T {
+        try read { connection, _ in try body(connection) }
+    }
+
+    /// `read`, `body` given the generation loaded before its snapshot began.
+    private func read<T>(_ body: (Connection, UInt64) throws -> T) throws -> T {
         readTransactionCount.add(1, ordering: .relaxed)
         return try readers.withConnection { connection in
+            let generation = generation
             connection.snapshotGeneration = generation
             defer { connection.snapshotGeneration = nil }
-            return try connection.inTransaction("BEGIN DEFERRED") { try body(connection) }
+            return try connection.inTransaction("BEGIN DEFERRED") { try body(connection, generation) }
         }
+    }
+
+    /// `body`'s value read in one snapshot, with what it read (kept records by their rows, the
+    /// rest by table and column), the generation loaded before the snapshot, and the snapshot's
+    /// history token (read apart: the history changes with every commit). While
+    /// `tokenIfUnchanged(region, since: generation)` gives a token, `body` would read the same.
+    public func readTrackingRows<T>(_ body: (Connection) throws -> T) throws -> TrackedRead<T> {
+        try read { connection, generation in
+            connection.authorizer.trackedRows = [:]
+            defer { connection.authorizer.trackedRows = nil }
+            let (value, columns) = try connection.trackingRegion { try body(connection) }
+            let rows = connection.authorizer.trackedRows ?? [:]
+            return TrackedRead(value: value, region: ReadRegion(columns: observableSchema.observableRegion(of: columns), rows: rows),
+                               generation: generation, historyToken: try connection.latestHistoryToken())
+        }
+    }
+
+    /// The newest history token when no commit since `generation` changed what `region` reads;
+    /// nil when one did, or may have (another process' commit, one under way).
+    public func tokenIfUnchanged(_ region: ReadRegion, since generation: UInt64) -> Int64? {
+        // The token first: a commit after it that touches the region shows in the clock below.
+        guard let token = newestCommit.withLock({ $0.token }), changeClock.lastChange(of: region) <= generation else { return nil }
+        return token
     }
 
     /// Runs `body` in one IMMEDIATE transaction on the single writer (writes are serialized).
@@ -142,7 +175,8 @@ public final class Database: Sendable {
             // After COMMIT (or ROLLBACK), never before: a reader that sees the new generation
             // must also see the committed rows. And before observers hear of the commit: what
             // they read through a cache must not be from before it (CommitOrderTests).
-            advanceGeneration(marking: recorded?.changes ?? TableChanges(tables: []), rows: recorded?.rows ?? [:])
+            advanceGeneration(marking: recorded?.changes ?? TableChanges(tables: []), rows: recorded?.rows ?? [:],
+                              token: recorded?.token)
             if let recorded {
                 notifier.post(DatabaseCommit(token: recorded.token, changes: recorded.changes, isExternal: false))
             }
@@ -152,13 +186,21 @@ public final class Database: Sendable {
 
     /// Moves the generation, and marks what `changes` name (nil: everything, as after another
     /// process' commit) as changed at the new one for `fetchAllKept` (as changing while it moves).
-    private func advanceGeneration(marking changes: TableChanges?, rows: [String: [Int64]] = [:]) {
-        guard changes?.tables.isEmpty != true else {
-            generationCounter.add(1, ordering: .sequentiallyConsistent)
-            return
+    /// `token`: the history token this process' commit recorded (nil: the newest stays as it
+    /// was after a write that changed nothing, and is unknown after another process' commit).
+    private func advanceGeneration(marking changes: TableChanges?, rows: [String: [Int64]] = [:], token: Int64? = nil) {
+        let generation: UInt64
+        if changes?.tables.isEmpty == true {
+            generation = generationCounter.add(1, ordering: .sequentiallyConsistent).newValue
+        } else {
+            changeClock.mark(changes, rows: rows, at: .max)
+            generation = generationCounter.add(1, ordering: .sequentiallyConsistent).newValue
+            changeClock.mark(changes, rows: rows, at: generation)
         }
-        changeClock.mark(changes, rows: rows, at: .max)
-        changeClock.mark(changes, rows: rows, at: generationCounter.add(1, ordering: .sequentiallyConsistent).newValue)
+        newestCommit.withLock { newest in
+            guard generation > newest.generation else { return }
+            newest = (generation, changes == nil ? nil : token ?? newest.token)
+        }
     }
 
     /// Whether the path still names the file opened (checked now, before each write and by the

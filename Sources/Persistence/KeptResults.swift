@@ -62,6 +62,13 @@ final class ChangeClock: Sendable {
         }
     }
 
+    /// The newest generation at which something `region` reads changed: its columns, or one of its rows.
+    func lastChange(of region: ReadRegion) -> UInt64 {
+        region.rows.reduce(lastChange(of: region.columns)) { last, table in
+            max(last, lastChanges(ofRows: Array(table.value), in: table.key).max() ?? 0)
+        }
+    }
+
     /// The newest generation at which something `region` reads changed.
     func lastChange(of region: DatabaseRegion) -> UInt64 {
         times.withLock { times in
@@ -279,13 +286,20 @@ extension Connection {
         let kind = KeptRecords.Kind(type: type, table: table, selection: selection)
         var (found, region) = keptRecords.records(of: kind, rowIDs: rowIDs, snapshotGeneration: generation)
         let missing = rowIDs.filter { found[$0] == nil }
+        let enclosing = authorizer.trackedRegion
         if !missing.isEmpty {
             let (read, readRegion) = try trackingRegion { try read(missing) }
             region = keptRecords.keep(read, of: kind, region: readRegion, readAt: generation)
             found.merge(read) { _, new in new }
         }
-        // Kept or not, what an enclosing `trackingRegion` (an observer's) depends on.
-        if let region { authorizer.trackedRegion?.formUnion(region) }
+        // Kept or not, what an enclosing tracking depends on: these rows for a tracked read
+        // (`Database.readTrackingRows`), else the columns (an observer's `trackingRegion`).
+        if authorizer.trackedRows != nil {
+            authorizer.trackedRegion = enclosing
+            authorizer.trackedRows![table, default: []].formUnion(rowIDs)
+        } else if let region {
+            authorizer.trackedRegion?.formUnion(region)
+        }
         return rowIDs.compactMap { found[$0] }
     }
 

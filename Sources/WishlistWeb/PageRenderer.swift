@@ -56,10 +56,12 @@ final class PageRenderer: Sendable {
     /// Kept pages drawn (not served as kept), for tests.
     let drawnCount = Atomic<Int>(0)
 
-    /// A page as kept, with the data it was drawn from (nil: none to compare, drawn again after any commit).
+    /// A page as kept, with the data it was drawn from (nil: none to compare, drawn again after
+    /// any commit) and the read that data came from (what it read, and when).
     private struct KeptPage: Sendable {
-        let response: SharedResponse
+        var response: SharedResponse
         let drawnFrom: (any Equatable & Sendable)?
+        var read: (region: ReadRegion, generation: UInt64)?
     }
 
     init(templates: TemplateLibrary, sessionCookieName: String?, store: WishlistStore) {
@@ -91,29 +93,35 @@ final class PageRenderer: Sendable {
     }
 
     /// The page for `request` (a GET whose answer depends only on its URL and the database):
-    /// `read` fetches what it shows in one snapshot, `draw` renders that. The page is kept; after
-    /// a commit it is read again, and while the data equals what it was drawn from, the kept
-    /// bytes are served with the newer live token instead of drawing it again. Errors thrown are not kept.
+    /// `read` fetches what it shows in one snapshot, `draw` renders that. The page is kept. After
+    /// a commit that changed nothing it read (no column, no kept row: a check-off in a trip it
+    /// does not show), it is served as kept with the newer live token, without reading. Else it
+    /// is read again, and while the data equals what it was drawn from, the kept bytes are
+    /// served, again with the newer token; otherwise it is drawn. Errors thrown are not kept.
     func cached<Data: Equatable & Sendable>(
         _ request: Request, read: (WishlistSnapshot) throws -> Data, draw: (Data) throws -> SharedResponse
     ) throws -> Response {
         try cache.value(for: cacheKey(request)) { kept in
-            let (data, since) = try store.read { snapshot in (try read(snapshot), try snapshot.historyToken()) }
+            if var kept, let read = kept.read, let token = store.database.tokenIfUnchanged(read.region, since: read.generation) {
+                kept.response.liveSince = max(token, kept.response.liveSince ?? token)
+                return kept
+            }
+            let tracked = try store.readTrackingRows(read)
             var response: SharedResponse
-            if let kept, let drawnFrom = kept.drawnFrom as? Data, drawnFrom == data {
+            if let kept, let drawnFrom = kept.drawnFrom as? Data, drawnFrom == tracked.value {
                 response = kept.response
             } else {
-                response = try draw(data)
+                response = try draw(tracked.value)
                 drawnCount.add(1, ordering: .relaxed)
             }
-            response.liveSince = since
-            return KeptPage(response: response, drawnFrom: data)
+            response.liveSince = tracked.historyToken
+            return KeptPage(response: response, drawnFrom: tracked.value, read: (tracked.region, tracked.generation))
         }.response.response(for: request)
     }
 
     /// An answer computed whole by `compute` (the JSON API's), kept until the next commit.
     func cached(_ request: Request, compute: () throws -> SharedResponse) throws -> Response {
-        try cache.value(for: cacheKey(request)) { _ in KeptPage(response: try compute(), drawnFrom: nil) }.response.response(for: request)
+        try cache.value(for: cacheKey(request)) { _ in KeptPage(response: try compute(), drawnFrom: nil, read: nil) }.response.response(for: request)
     }
 
     /// A page not kept (one showing a form's problems): `read` and the live token in one snapshot, then `draw`.

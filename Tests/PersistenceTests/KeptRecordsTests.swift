@@ -54,6 +54,50 @@ private let tasks = Migration(version: 1, name: "tasks") { db in
         #expect(try read([2, 1], from: database).map(\.id) == [1])
     }
 
+    /// A tracked read of kept records depends on their rows, and on the columns of its other
+    /// statements: it holds across a commit to another row, with that commit's token.
+    @Test func aTrackedReadHoldsUntilACommitChangesARowOrAColumnItRead() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("tasks.sqlite"), migrations: [tasks])
+        let tracked = try database.readTrackingRows { db in
+            (try db.fetchKept(Task.self, from: "task", select: Task.selection, rowIDs: [1, 2]).map(\.id),
+             try db.fetchScalar(Int.self, "SELECT count(*) FROM task") ?? 0)
+        }
+        #expect(tracked.region.rows == ["task": [1, 2]])
+        #expect(tracked.historyToken == (try database.latestHistoryToken()))
+
+        try write("UPDATE task SET done = 1 WHERE id = 3", to: database)
+        let token = try database.latestHistoryToken()
+        #expect(database.tokenIfUnchanged(tracked.region, since: tracked.generation) == token, "another row changed")
+
+        try write("UPDATE task SET done = 1 WHERE id = 2", to: database)
+        #expect(database.tokenIfUnchanged(tracked.region, since: tracked.generation) == nil, "a row it read changed")
+    }
+
+    @Test func aTrackedReadDependsOnTheColumnsItsStatementsRead() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("tasks.sqlite"), migrations: [tasks])
+        let tracked = try database.readTrackingRows { db in try db.fetchAll("SELECT id FROM task WHERE done = 0").count }
+        try write("UPDATE task SET title = 'Board' WHERE id = 2", to: database)
+        #expect(database.tokenIfUnchanged(tracked.region, since: tracked.generation) != nil, "a column it did not read")
+        try write("INSERT INTO task(id, title) VALUES (4, 'Sleep')", to: database)
+        #expect(database.tokenIfUnchanged(tracked.region, since: tracked.generation) == nil, "a row added")
+    }
+
+    /// Another process' commit may have changed anything, and its token is not known without a read.
+    @Test func aTrackedReadIsNotTakenAsUnchangedAfterAnotherProcessCommits() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("tasks.sqlite")
+        let database = try Database(path: path, migrations: [tasks])
+        database.startWatchingExternalChanges(interval: .milliseconds(20))
+        try write("UPDATE task SET done = 1 WHERE id = 3", to: database)
+        let tracked = try database.readTrackingRows { db in try db.fetchKept(Task.self, from: "task", select: Task.selection, rowIDs: [1]) }
+        #expect(database.tokenIfUnchanged(tracked.region, since: tracked.generation) != nil)
+        let other = try Database(path: path, migrations: [tasks])
+        try other.write(author: "import") { db in try db.execute("UPDATE task SET title = 'Walk' WHERE id = 2") }
+        #expect(await eventually { database.tokenIfUnchanged(tracked.region, since: tracked.generation) == nil })
+    }
+
     @Test func aCommitOfManyRowsChangesEveryKeptRowOfItsTable() throws {
         let directory = try TemporaryDirectory()
         let database = try Database(path: directory.path("tasks.sqlite"), migrations: [tasks])

@@ -73,6 +73,30 @@ import WishlistCore
         #expect(fixture.store.database.keptRecords.readCount.load(ordering: .relaxed) == tripsRead)
     }
 
+    /// A commit that changes nothing a kept page read (no column of its lists, no row of its
+    /// trips) leaves it current: served without a read, with the commit's live token.
+    @Test func aCheckOffInATripNoCardShowsServesTheWishlistScreenWithoutReadingIt() throws {
+        let fixture = try AppHarness()
+        var client = fixture.browser()
+        let hidden = try fixture.store.addTrip(TripDraft(name: "Zz Hidden Trip", collection: .summerVibes))
+        let activity = try fixture.store.addActivity(tripID: hidden, name: "Swim")
+        for number in 1...10 { _ = try fixture.store.addTrip(TripDraft(name: "Aa Trip \(number)", collection: .summerVibes)) }
+        let before = try client.get("/")
+        let reads = fixture.store.database.readTransactionCount.load(ordering: .relaxed)
+
+        try fixture.store.setActivityComplete(id: activity, true)
+        let after = try client.get("/")
+
+        #expect(fixture.store.database.readTransactionCount.load(ordering: .relaxed) == reads, "served without a read")
+        #expect(Self.withoutLiveSince(after) == Self.withoutLiveSince(before))
+        #expect(Self.liveSince(after) == String(try fixture.store.database.latestHistoryToken()), "the live token moved to the commit")
+
+        // A rename of a trip on a card changes a column its lists read: read again, and shown.
+        let shown = try #require(try fixture.store.trips(in: .summerVibes).first)
+        try fixture.store.updateTrip(id: shown.id, draft: TripDraft(name: "Aa Renamed", collection: .summerVibes))
+        #expect(try client.get("/").text.contains("Aa Renamed"))
+    }
+
     @Test func aCheckOffInATripOnACardReadsThatTripAloneAndShowsIt() throws {
         let fixture = try AppHarness()
         var client = fixture.browser()
