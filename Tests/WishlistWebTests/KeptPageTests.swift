@@ -49,13 +49,19 @@ import WishlistCore
         #expect(fixture.app.pages.drawnCount.load(ordering: .relaxed) == drawn + 1)
     }
 
-    @Test func aCheckOffInATripNoCardShowsLeavesTheWishlistScreenAsDrawn() throws {
-        let fixture = try AppHarness()
-        var client = fixture.browser()
-        // Older than the carousel's five and last by name in a row of ten: on no card of the screen.
+    /// An activity of a trip older than the carousel's five and last by name in a row of ten:
+    /// on no card of the Wishlist screen.
+    static func activityOfATripOnNoCard(_ fixture: AppHarness) throws -> Int64 {
         let hidden = try fixture.store.addTrip(TripDraft(name: "Zz Hidden Trip", collection: .summerVibes))
         let activity = try fixture.store.addActivity(tripID: hidden, name: "Swim")
         for number in 1...10 { _ = try fixture.store.addTrip(TripDraft(name: "Aa Trip \(number)", collection: .summerVibes)) }
+        return activity
+    }
+
+    @Test func aCheckOffInATripNoCardShowsLeavesTheWishlistScreenAsDrawn() throws {
+        let fixture = try AppHarness()
+        var client = fixture.browser()
+        let activity = try Self.activityOfATripOnNoCard(fixture)
         let before = try client.get("/")
         #expect(!before.text.contains("Zz Hidden Trip"))
         _ = try client.get("/goals")
@@ -78,9 +84,7 @@ import WishlistCore
     @Test func aCheckOffInATripNoCardShowsServesTheWishlistScreenWithoutReadingIt() throws {
         let fixture = try AppHarness()
         var client = fixture.browser()
-        let hidden = try fixture.store.addTrip(TripDraft(name: "Zz Hidden Trip", collection: .summerVibes))
-        let activity = try fixture.store.addActivity(tripID: hidden, name: "Swim")
-        for number in 1...10 { _ = try fixture.store.addTrip(TripDraft(name: "Aa Trip \(number)", collection: .summerVibes)) }
+        let activity = try Self.activityOfATripOnNoCard(fixture)
         let before = try client.get("/")
         let reads = fixture.store.database.readTransactionCount.load(ordering: .relaxed)
 
