@@ -176,4 +176,24 @@ import WishlistCore
         #expect(live.contains("chip-done"))
         #expect(page.text.contains(live.replacingOccurrences(of: "name=\"_csrf\" value=\"\"", with: "name=\"_csrf\" value=\"\(page.cookie("csrf_token") ?? "")\"")))
     }
+
+    /// Kept pages are current after a commit that changes what they show, on every kept screen:
+    /// a check-off that completes a trip shows on its search result, its trip page, its card in
+    /// "Show all" and the Trips tab.
+    @Test(arguments: ["/search?q=qqsnorkel", "/trips/:trip", "/collections/summerVibes", "/trips"])
+    func aCheckOffShowsOnAKeptPageThatShowsIt(path: String) throws {
+        let fixture = try AppHarness()
+        var client = fixture.browser()
+        let trip = try fixture.store.addTrip(TripDraft(name: "Aa Qqsnorkel Trip", collection: .summerVibes))
+        let activity = try fixture.store.addActivity(tripID: trip, name: "Qqsnorkel the reef")
+        let target = path.replacingOccurrences(of: ":trip", with: String(trip))
+        let before = try client.get(target).text
+        #expect(before.contains("Qqsnorkel"))
+
+        try fixture.store.setActivityComplete(id: activity, true)
+        let after = try client.get(target).text
+
+        #expect(after != before)
+        #expect(after.contains("is-complete") || after.contains("chip-done"), "the completion shows")
+    }
 }
