@@ -123,8 +123,10 @@ public final class Database: Sendable {
     }
 
     /// The newest history token when no commit since `generation` changed what `region` reads;
-    /// nil when one did, or may have (another process' commit, one under way).
+    /// nil when one did, or may have (another process' commit, one under way, or any commit for
+    /// a region of the whole database: it reads an untracked table, whose writes are not marked).
     public func tokenIfUnchanged(_ region: ReadRegion, since generation: UInt64) -> Int64? {
+        guard !region.columns.isFullDatabase else { return nil }
         // The token first: a commit after it that touches the region shows in the clock below.
         guard let token = newestCommit.withLock({ $0.token }), changeClock.lastChange(of: region) <= generation else { return nil }
         return token

@@ -84,6 +84,20 @@ private let tasks = Migration(version: 1, name: "tasks") { db in
         #expect(database.tokenIfUnchanged(tracked.region, since: tracked.generation) == nil, "a row added")
     }
 
+    /// A table outside the history (WITHOUT ROWID) has no marks of its own: a read of it is
+    /// never taken as unchanged, whatever commits follow.
+    @Test func aTrackedReadOfAnUntrackedTableIsNeverTakenAsUnchanged() throws {
+        let directory = try TemporaryDirectory()
+        let notes = Migration(version: 2, name: "notes") { db in
+            try db.execute("CREATE TABLE note(key TEXT PRIMARY KEY, text TEXT NOT NULL) WITHOUT ROWID")
+        }
+        let database = try Database(path: directory.path("tasks.sqlite"), migrations: [tasks, notes])
+        try write("UPDATE task SET done = 1 WHERE id = 3", to: database)
+        let tracked = try database.readTrackingRows { db in try db.fetchAll("SELECT text FROM note").count }
+        try write("INSERT INTO note(key, text) VALUES ('a', 'Bring a hat')", to: database)
+        #expect(database.tokenIfUnchanged(tracked.region, since: tracked.generation) == nil)
+    }
+
     /// Another process' commit may have changed anything, and its token is not known without a read.
     @Test func aTrackedReadIsNotTakenAsUnchangedAfterAnotherProcessCommits() async throws {
         let directory = try TemporaryDirectory()
