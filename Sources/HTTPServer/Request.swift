@@ -95,15 +95,18 @@ public struct Request: Sendable {
         return isLowercaseASCII ? String(name) : name.lowercased()
     }
 
+    /// Split on the bytes: a browser sends its cookies with every request, and splitting them as
+    /// characters cost ~35,000 instructions for one 64-character token.
     private static func parseCookies(_ headers: HTTPHeaders) -> [String: String] {
         var cookies: [String: String] = [:]
         for (name, header) in headers where name.caseInsensitiveEquals("Cookie") {
-            for pair in header.split(separator: ";") {
-                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                guard parts.count == 2 else { continue }
-                let name = parts[0].trimmingSpaces
+            for pair in header.utf8.split(separator: UInt8(ascii: ";")) {
+                guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
+                let name = header[pair.startIndex..<equals].trimmingSpaces
                 // The first of duplicate names is the most specific path: keep it.
-                if !name.isEmpty, cookies[name] == nil { cookies[name] = parts[1].trimmingSpaces }
+                if !name.isEmpty, cookies[name] == nil {
+                    cookies[name] = header[pair.index(after: equals)..<pair.endIndex].trimmingSpaces
+                }
             }
         }
         return cookies

@@ -18,7 +18,7 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
         let generation: UInt64
     }
 
-    private struct State {
+    private struct State: ~Copyable {
         var entries: LeastRecentlyUsed<Key, Entry>
         var flights: [Key: Flight] = [:]
     }

@@ -1,12 +1,20 @@
 /// Values by key within a count and a total cost (such as bytes); past either, the least
 /// recently used go. Room is made a quarter at a time (of the count and of the cost), so the
 /// sort is paid once per many insertions rather than a scan on each. Not synchronized: its
-/// owner keeps it under a lock.
-public struct LeastRecentlyUsed<Key: Hashable, Value> {
-    private struct Entry {
+/// owner keeps it under a lock. Not copyable: its entries are objects, stamped in place.
+public struct LeastRecentlyUsed<Key: Hashable, Value>: ~Copyable {
+    /// A class: a use finds its entry once and stamps it in place, where a struct in the
+    /// dictionary was looked up twice and copied out and back (a kept page on every request).
+    private final class Entry {
         let value: Value
         var lastUse: UInt64
         let cost: Int
+
+        init(value: Value, lastUse: UInt64, cost: Int) {
+            self.value = value
+            self.lastUse = lastUse
+            self.cost = cost
+        }
     }
 
     public let capacity: Int
@@ -30,7 +38,7 @@ public struct LeastRecentlyUsed<Key: Hashable, Value> {
     public mutating func use(_ key: Key, if isCurrent: (Value) -> Bool = { _ in true }) -> Value? {
         guard let entry = entries[key], isCurrent(entry.value) else { return nil }
         clock += 1
-        entries[key]?.lastUse = clock
+        entry.lastUse = clock
         return entry.value
     }
 

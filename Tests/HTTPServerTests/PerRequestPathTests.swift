@@ -28,6 +28,16 @@ import TestSupport
         #expect(Cookie(name: "n", value: "v", maxAge: -1).headerValue.contains("; Max-Age=-1;"))
     }
 
+    @Test func cookiesParsedFromEveryCookieHeader() {
+        var headers: HTTPHeaders = ["Cookie": " a=1; b = two words ;c=x=y;; flag; =nameless; a=second"]
+        headers.add("cookie", "d=\u{e9}t\u{e9}; b=later")
+        headers.add("X-Cookie", "e=5")
+        let cookies = Request(method: .get, path: "/", headers: headers).cookies
+        // The first of duplicate names wins; a pair needs an "="; spaces and tabs around are trimmed.
+        #expect(cookies == ["a": "1", "b": "two words", "c": "x=y", "d": "\u{e9}t\u{e9}"])
+        #expect(Request(method: .get, path: "/", headers: ["Cookie": ""]).cookies.isEmpty)
+    }
+
     @Test func hostNameFromAuthority() {
         #expect(Request.hostName(fromAuthority: "127.0.0.1:8080") == "127.0.0.1")
         #expect(Request.hostName(fromAuthority: "LocalHost:80") == "localhost")
