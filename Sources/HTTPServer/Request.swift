@@ -100,12 +100,23 @@ public struct Request: Sendable {
     private static func parseCookies(_ headers: HTTPHeaders) -> [String: String] {
         var cookies: [String: String] = [:]
         for (name, header) in headers where name.caseInsensitiveEquals("Cookie") {
-            for pair in header.utf8.split(separator: UInt8(ascii: ";")) {
-                guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
-                let name = header[pair.startIndex..<equals].trimmingSpaces
-                // The first of duplicate names is the most specific path: keep it.
-                if !name.isEmpty, cookies[name] == nil {
-                    cookies[name] = header[pair.index(after: equals)..<pair.endIndex].trimmingSpaces
+            var header = header
+            header.withUTF8 { bytes in
+                func text(_ range: Range<Int>) -> String {
+                    var range = range
+                    while let first = range.first, bytes[first] == 32 || bytes[first] == 9 { range = range.dropFirst() }
+                    while let last = range.last, bytes[last] == 32 || bytes[last] == 9 { range = range.dropLast() }
+                    return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+                }
+                var pairStart = 0
+                while pairStart < bytes.count {
+                    let pairEnd = bytes[pairStart...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+                    if let equals = bytes[pairStart..<pairEnd].firstIndex(of: UInt8(ascii: "=")) {
+                        let name = text(pairStart..<equals)
+                        // The first of duplicate names is the most specific path: keep it.
+                        if !name.isEmpty, cookies[name] == nil { cookies[name] = text(equals + 1..<pairEnd) }
+                    }
+                    pairStart = pairEnd + 1
                 }
             }
         }
