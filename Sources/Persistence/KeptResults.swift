@@ -266,6 +266,16 @@ extension Connection {
         return result
     }
 
+    /// The records whose rowids `idsSQL` selects (its first column), in its order. Which rows a
+    /// list shows (`fetchAllKept`) and what each shows (`fetchKept`) are kept apart: a commit that
+    /// changes one row's other columns (a check-off) leaves the list, and every other record, as read.
+    @inlinable
+    public func fetchKept<Record: FetchableRecord & Sendable>(_ type: Record.Type, from table: String, select selection: String,
+                                                             idsFrom idsSQL: String, _ arguments: [any DatabaseValueConvertible] = []) throws -> [Record] {
+        let ids = try fetchAllKept(idsSQL, arguments).map { try $0.decode(at: 0, as: Int64.self) }
+        return try fetchKept(type, from: table, select: selection, rowIDs: ids)
+    }
+
     @usableFromInline
     func fetchKeptRecords(_ type: ObjectIdentifier, from table: String, select selection: String, rowIDs: [Int64],
                      decode: (Row) throws -> any Sendable) throws -> [any Sendable] {

@@ -34,6 +34,34 @@ import WishlistCore
         #expect(fixture.app.pages.drawnCount.load(ordering: .relaxed) == drawn, "served as kept, not drawn again")
     }
 
+    /// Which activities a trip has and what each shows are kept apart, as the trips of `/`: a
+    /// check-off in another trip changes no row and no column the page read.
+    @Test func aCheckOffInAnotherTripServesATripPageWithoutReadingIt() throws {
+        let fixture = try AppHarness()
+        var client = fixture.browser()
+        let trips = try fixture.store.trips(in: .winterRetreats)
+        let (shown, other) = (try #require(trips.first), try #require(trips.dropFirst().first))
+        let activity = try #require(try fixture.store.fetch(.checklist(tripID: other.id))?.activities.first)
+        let before = try client.get("/trips/\(shown.id)")
+        let reads = fixture.store.database.readTransactionCount.load(ordering: .relaxed)
+
+        try fixture.store.setActivityComplete(id: activity.id, !activity.isComplete)
+        let after = try client.get("/trips/\(shown.id)")
+
+        #expect(fixture.store.database.readTransactionCount.load(ordering: .relaxed) == reads, "served without a read")
+        #expect(Self.withoutLiveSince(after) == Self.withoutLiveSince(before))
+        #expect(Self.liveSince(after) == String(try fixture.store.database.latestHistoryToken()))
+
+        // The trip's own activities: a new one, a rename, a check-off each show at once.
+        let added = try fixture.store.addActivity(tripID: shown.id, name: "Aa Added Activity")
+        #expect(try client.get("/trips/\(shown.id)").text.contains("Aa Added Activity"))
+        try fixture.store.renameActivity(id: added, name: "Aa Renamed Activity")
+        #expect(try client.get("/trips/\(shown.id)").text.contains("Aa Renamed Activity"))
+        let checked = try client.get("/trips/\(shown.id)").text.components(separatedBy: #"aria-checked="true""#).count
+        _ = try fixture.store.setActivityComplete(id: added, true)
+        #expect(try client.get("/trips/\(shown.id)").text.components(separatedBy: #"aria-checked="true""#).count == checked + 1)
+    }
+
     @Test func aCheckOffInTheTripDrawsItsPageAgain() throws {
         let fixture = try AppHarness()
         var client = fixture.browser()

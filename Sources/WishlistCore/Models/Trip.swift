@@ -41,12 +41,10 @@ public struct Trip: Identifiable, Hashable, Sendable, FetchableRecord {
         Trip.start_date, Trip.end_date, \(TripDestination.selection)
         """
 
-    /// The trips whose ids `idsSQL` selects, in its order. Which trips a list shows and what each
-    /// shows are kept apart (`fetchAllKept`, `fetchKept`): a check-off changes one trip's counts,
-    /// not which trips a page lists, so every other trip is served as read before.
+    /// The trips whose ids `idsSQL` selects, in its order, kept as `Connection.fetchKept(_:from:select:idsFrom:_:)`
+    /// keeps them: a check-off changes one trip's counts, so every other trip is served as read before.
     static func kept(matching idsSQL: String, _ arguments: [any DatabaseValueConvertible], on connection: Connection) throws -> [Trip] {
-        let ids = try connection.fetchAllKept(idsSQL, arguments).map { try $0.decode(at: 0, as: Int64.self) }
-        return try connection.fetchKept(Trip.self, from: "Trip", select: selection, rowIDs: ids)
+        try connection.fetchKept(Trip.self, from: "Trip", select: selection, idsFrom: idsSQL, arguments)
     }
 
     public init(row: Row) throws {

@@ -58,11 +58,12 @@ extension WishlistQuery where Value == Activity? {
 }
 
 extension WishlistQuery where Value == [Activity] {
-    /// A trip's activities in the given order.
+    /// A trip's activities in the given order, kept by row: a check-off in another trip changes
+    /// none of them, nor (unless sorted by it) what the list of ids reads.
     public static func activities(tripID: Int64, sortedBy order: ActivitySortOrder) -> Self {
         Self { connection in
-            try connection.fetchAll(Activity.self, """
-                SELECT \(Activity.selection) FROM Activity WHERE Activity.trip_id = ? ORDER BY \(order.orderByClause)
+            try connection.fetchKept(Activity.self, from: "Activity", select: Activity.selection, idsFrom: """
+                SELECT Activity.id FROM Activity WHERE Activity.trip_id = ? ORDER BY \(order.orderByClause)
                 """, [tripID])
         }
     }
