@@ -16,6 +16,21 @@ import WishlistCore
         page.text.replacingOccurrences(of: #"data-live-since="[0-9]+""#, with: "", options: .regularExpression)
     }
 
+    /// `commit` leaves `path`'s kept page current: served as it was, without a read, with the
+    /// commit's live token.
+    static func expectServedWithoutRead(_ path: String, _ fixture: AppHarness, _ client: inout Browser,
+                                        after commit: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let before = try client.get(path)
+        let reads = fixture.store.database.readTransactionCount.load(ordering: .relaxed)
+        try commit()
+        let after = try client.get(path)
+        #expect(fixture.store.database.readTransactionCount.load(ordering: .relaxed) == reads, "served without a read",
+                sourceLocation: sourceLocation)
+        #expect(withoutLiveSince(after) == withoutLiveSince(before), sourceLocation: sourceLocation)
+        #expect(liveSince(after) == String(try fixture.store.database.latestHistoryToken()), "the live token moved to the commit",
+                sourceLocation: sourceLocation)
+    }
+
     @Test func aCheckOffInAnotherTripLeavesATripPageAsDrawn() throws {
         let fixture = try AppHarness()
         var client = fixture.browser()
@@ -42,15 +57,9 @@ import WishlistCore
         let trips = try fixture.store.trips(in: .winterRetreats)
         let (shown, other) = (try #require(trips.first), try #require(trips.dropFirst().first))
         let activity = try #require(try fixture.store.fetch(.checklist(tripID: other.id))?.activities.first)
-        let before = try client.get("/trips/\(shown.id)")
-        let reads = fixture.store.database.readTransactionCount.load(ordering: .relaxed)
-
-        try fixture.store.setActivityComplete(id: activity.id, !activity.isComplete)
-        let after = try client.get("/trips/\(shown.id)")
-
-        #expect(fixture.store.database.readTransactionCount.load(ordering: .relaxed) == reads, "served without a read")
-        #expect(Self.withoutLiveSince(after) == Self.withoutLiveSince(before))
-        #expect(Self.liveSince(after) == String(try fixture.store.database.latestHistoryToken()))
+        try Self.expectServedWithoutRead("/trips/\(shown.id)", fixture, &client) {
+            try fixture.store.setActivityComplete(id: activity.id, !activity.isComplete)
+        }
 
         // The trip's own activities: a new one, a rename, a check-off each show at once.
         let added = try fixture.store.addActivity(tripID: shown.id, name: "Aa Added Activity")
@@ -113,15 +122,7 @@ import WishlistCore
         let fixture = try AppHarness()
         var client = fixture.browser()
         let activity = try Self.activityOfATripOnNoCard(fixture)
-        let before = try client.get("/")
-        let reads = fixture.store.database.readTransactionCount.load(ordering: .relaxed)
-
-        try fixture.store.setActivityComplete(id: activity, true)
-        let after = try client.get("/")
-
-        #expect(fixture.store.database.readTransactionCount.load(ordering: .relaxed) == reads, "served without a read")
-        #expect(Self.withoutLiveSince(after) == Self.withoutLiveSince(before))
-        #expect(Self.liveSince(after) == String(try fixture.store.database.latestHistoryToken()), "the live token moved to the commit")
+        try Self.expectServedWithoutRead("/", fixture, &client) { try fixture.store.setActivityComplete(id: activity, true) }
 
         // A rename of a trip on a card changes a column its lists read: read again, and shown.
         let shown = try #require(try fixture.store.trips(in: .summerVibes).first)
@@ -203,6 +204,24 @@ import WishlistCore
         #expect(server.app.pages.fragments.drawnCount.load(ordering: .relaxed) == drawn, "the row was drawn once, for the stream")
         #expect(live.contains("chip-done"))
         #expect(page.text.contains(live.replacingOccurrences(of: "name=\"_csrf\" value=\"\"", with: "name=\"_csrf\" value=\"\(page.cookie("csrf_token") ?? "")\"")))
+    }
+
+    /// A search's matches are kept by name and its page's trips and activities by row: a
+    /// check-off of an activity it does not show leaves it current, served without a read.
+    @Test func aCheckOffOfAnActivityASearchDoesNotShowServesItWithoutReadingIt() throws {
+        let fixture = try AppHarness()
+        var client = fixture.browser()
+        let trip = try fixture.store.addTrip(TripDraft(name: "Aa Qqsnorkel Trip", collection: .summerVibes))
+        let shown = try fixture.store.addActivity(tripID: trip, name: "Qqsnorkel the reef")
+        let other = try fixture.store.addActivity(tripID: try fixture.store.addTrip(TripDraft(name: "Elsewhere", collection: .summerVibes)),
+                                                  name: "Swim")
+        try Self.expectServedWithoutRead("/search?q=qqsnorkel", fixture, &client) { try fixture.store.setActivityComplete(id: other, true) }
+
+        // Its own activity's check-off and its trip's rename show.
+        try fixture.store.setActivityComplete(id: shown, true)
+        #expect(try client.get("/search?q=qqsnorkel").text.contains("is-complete"))
+        try fixture.store.updateTrip(id: trip, draft: TripDraft(name: "Aa Qqsnorkel Renamed", collection: .summerVibes))
+        #expect(try client.get("/search?q=qqsnorkel").text.contains("Renamed"))
     }
 
     /// Kept pages are current after a commit that changes what they show, on every kept screen:

@@ -19,12 +19,19 @@ extension WishlistQuery where Value == SearchResults {
                 return SearchResults(trips: [], activities: [], isRecent: false, tripTotal: .zero, activityTotal: .zero,
                                      needsLongerWord: true)
             }
-            let tripPage = try SubstringSearch.trips.page(selecting: Trip.selection, matching: terms, in: trips, on: connection)
-            let activityPage = try SubstringSearch.activities.page(selecting: "\(Activity.selection), Trip.name AS trip_name",
-                                                                   matching: terms, in: activities, on: connection)
+            let tripPage = try SubstringSearch.trips.page(matching: terms, in: trips, on: connection)
+            let activityPage = try SubstringSearch.activities.page(matching: terms, in: activities, on: connection)
+            let matchedActivities = try connection.fetchKept(Activity.self, from: "Activity", select: Activity.selection,
+                                                             rowIDs: activityPage.ids)
+            let tripNames = Dictionary(
+                try connection.fetchKept(Trip.self, from: "Trip", select: Trip.selection,
+                                         rowIDs: Array(Set(matchedActivities.map(\.tripID)))).map { ($0.id, $0.name) },
+                uniquingKeysWith: { first, _ in first })
             return SearchResults(
-                trips: try tripPage.rows.map(Trip.init(row:)),
-                activities: try activityPage.rows.map { ActivityMatch(activity: try Activity(row: $0), tripName: $0["trip_name"]) },
+                trips: try connection.fetchKept(Trip.self, from: "Trip", select: Trip.selection, rowIDs: tripPage.ids),
+                activities: matchedActivities.compactMap { activity in
+                    tripNames[activity.tripID].map { ActivityMatch(activity: activity, tripName: $0) }
+                },
                 isRecent: false, tripTotal: tripPage.total, activityTotal: activityPage.total)
         }
     }
@@ -41,25 +48,20 @@ extension WishlistQuery where Value == SearchResults {
 /// found without sorting a hundred thousand rows. One row past the page tells whether more follow.
 ///
 /// Which rows match reads names alone, so it is kept across commits that change no name
-/// (`fetchAllKept`: a check-off leaves it current); the page's rows are then read by id, as
-/// they are now.
+/// (`fetchAllKept`: a check-off leaves it current); the page's records are then read by id,
+/// each kept until its own row changes (`fetchKept`).
 struct SubstringSearch: Sendable {
-    let table: String
-    /// Extra FROM clause for the columns a caller selects.
-    let join: String
     /// The pool's parts: SELECTs of `id, name_folded, name, rank` (0 before 1) that never
     /// yield a row twice, together every match.
     let branches: @Sendable (SearchTerms, Connection) throws -> [SQLPart]
 
-    static let trips = SubstringSearch(table: "Trip", join: "", branches: SearchCandidates.tripBranches)
-    static let activities = SubstringSearch(table: "Activity", join: "JOIN Trip ON Trip.id = Activity.trip_id",
-                                            branches: SearchCandidates.activityBranches)
+    static let trips = SubstringSearch(branches: SearchCandidates.tripBranches)
+    static let activities = SubstringSearch(branches: SearchCandidates.activityBranches)
 
     static let matchPool = SearchResults.matchPool
 
-    /// The matching rows at the positions `range`, and the total.
-    func page(selecting columns: String, matching terms: SearchTerms, in range: Range<Int>,
-              on connection: Connection) throws -> (rows: [Row], total: MatchTotal) {
+    /// The ids of the matching rows at the positions `range`, and the total.
+    func page(matching terms: SearchTerms, in range: Range<Int>, on connection: Connection) throws -> (ids: [Int64], total: MatchTotal) {
         let offset = max(0, range.lowerBound)
         let limit = max(0, range.upperBound - offset)
         let pool = try branches(terms, connection).joined(separator: " UNION ALL ") + SQLPart(" LIMIT \(Self.matchPool)")
@@ -82,14 +84,7 @@ struct SubstringSearch: Sendable {
                 .first?.decode(at: 0, as: Int.self) ?? 0
             total = MatchTotal(count: count, isAtLeast: count >= Self.matchPool, hasMore: false)
         }
-        let ids = matches.prefix(limit).map { $0["id"] as Int64 }
-        guard !ids.isEmpty else { return ([], total) }
-        let rows = try connection.fetchAll("""
-            SELECT \(table).id AS matched_id, \(columns) FROM \(table) \(join)
-            WHERE \(table).id IN (\(sqlPlaceholders(ids.count)))
-            """, ids)
-        let byID = Dictionary(rows.map { ($0["matched_id"] as Int64, $0) }, uniquingKeysWith: { first, _ in first })
-        return (ids.compactMap { byID[$0] }, total)
+        return (matches.prefix(limit).map { $0["id"] as Int64 }, total)
     }
 }
 
