@@ -2,7 +2,7 @@
 ///
 /// Not `indirect`: arrays and dictionaries already store their elements out of line, so
 /// scalar cases stay unboxed and building a context allocates nothing per scalar.
-public enum MustacheValue: Sendable, Equatable {
+public enum MustacheValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case int(Int)

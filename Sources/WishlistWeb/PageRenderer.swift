@@ -56,6 +56,17 @@ final class PageRenderer: Sendable {
     /// Kept pages drawn (not served as kept), for tests.
     let drawnCount = Atomic<Int>(0)
 
+    /// A page's own template rendered with its fragments as placeholders, by template and
+    /// context: a page drawn again because a fragment changed (a check-off on a card of `/`, the
+    /// progress on Goals) splices the new fragment into it instead of rendering its template again.
+    private struct SkeletonKey: Hashable {
+        let template: String
+        let context: MustacheValue
+    }
+    private let skeletons = Mutex(LeastRecentlyUsed<SkeletonKey, SplicedBody>(capacity: cachedPageLimit, maxCost: 1 << 20))
+    /// Page templates rendered (not taken as kept), for tests.
+    let skeletonsDrawnCount = Atomic<Int>(0)
+
     /// A page as kept, with the data it was drawn from (nil: none to compare, drawn again after
     /// any commit) and the read that data came from (what it read, and when).
     private struct KeptPage: Sendable {
@@ -162,10 +173,21 @@ final class PageRenderer: Sendable {
             context["liveSince"] = .string(sincePlaceholder)
         }
         let placed = fragments?.bodies ?? []
-        let placeholders = [tokenPlaceholder, sincePlaceholder]
-            + placed.indices.map { FragmentPlaces.placeholder($0, prefix: fragmentPlaceholderPrefix) }
-        let page = SplicedBody(splitting: try templates.renderBytes(template, .object(context)), at: placeholders.map { Array($0.utf8) })
+        let page = try skeleton(template, .object(context), placing: placed.count)
         return SharedResponse(status: status, html: page.inserting(placed, atSlotsFrom: 2), liveSince: nil)
+    }
+
+    /// `template` rendered with `context`, split at the token, live-token and fragment places
+    /// (kept: the same context renders the same bytes).
+    private func skeleton(_ template: String, _ context: MustacheValue, placing fragmentCount: Int) throws -> SplicedBody {
+        let key = SkeletonKey(template: template, context: context)
+        if let kept = skeletons.withLock({ $0.use(key) }) { return kept }
+        let placeholders = [tokenPlaceholder, sincePlaceholder]
+            + (0..<fragmentCount).map { FragmentPlaces.placeholder($0, prefix: fragmentPlaceholderPrefix) }
+        let skeleton = SplicedBody(splitting: try templates.renderBytes(template, context), at: placeholders.map { Array($0.utf8) })
+        skeletonsDrawnCount.add(1, ordering: .relaxed)
+        skeletons.withLock { $0.insert(skeleton, cost: skeleton.heldBytes, for: key) }
+        return skeleton
     }
 
     private func isSignedIn(_ request: Request?) -> Bool {

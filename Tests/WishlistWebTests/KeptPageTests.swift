@@ -224,6 +224,23 @@ import WishlistCore
         #expect(try client.get("/search?q=qqsnorkel").text.contains("Renamed"))
     }
 
+    /// A page drawn again because a fragment changed renders its own template once, ever: the
+    /// fragment's new bytes are spliced into the template as kept.
+    @Test func aPageDrawnAgainForAFragmentKeepsItsTemplate() throws {
+        let fixture = try AppHarness()
+        var client = fixture.browser()
+        let trip = try #require(try fixture.store.trips(in: .winterRetreats).first)
+        let activity = try #require(try fixture.store.fetch(.checklist(tripID: trip.id))?.activities.first(where: { !$0.isComplete }))
+        let before = try client.get("/goals")
+        let rendered = fixture.app.pages.skeletonsDrawnCount.load(ordering: .relaxed)
+
+        try fixture.store.setActivityComplete(id: activity.id, true)
+        let after = try client.get("/goals")
+
+        #expect(Self.withoutLiveSince(after) != Self.withoutLiveSince(before), "the progress moved")
+        #expect(fixture.app.pages.skeletonsDrawnCount.load(ordering: .relaxed) == rendered, "the template was not rendered again")
+    }
+
     /// Kept pages are current after a commit that changes what they show, on every kept screen:
     /// a check-off that completes a trip shows on its search result, its trip page, its card in
     /// "Show all" and the Trips tab.
