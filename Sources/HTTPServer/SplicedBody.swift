@@ -15,9 +15,10 @@ import Synchronization
 /// piece drawn once is compressed once whichever page sends it first.
 public final class SplicedBody: Sendable {
     private let segments: [Segment]
-    /// The compressed copies of the pieces in `segments`, in order, once asked for: one lock a
-    /// response instead of one a piece.
-    private let compressed = Mutex<[CompressedPiece]?>(nil)
+    /// `segments` laid out for `filled(with:)`, once asked for.
+    private let plainLayout = Mutex<Layout?>(nil)
+    /// `segments`' compressed copies laid out for `gzipped(with:)`, once asked for.
+    private let compressedLayout = Mutex<Layout?>(nil)
 
     private enum Segment: Sendable {
         case bytes(Piece)
@@ -33,12 +34,11 @@ public final class SplicedBody: Sendable {
         init(_ bytes: [UInt8]) { self.bytes = bytes }
 
         var compressedPiece: CompressedPiece {
-            if let done = compressed.withLock({ $0 }) { return done }
-            // Compressed outside the lock; two first users at once both compress, the same bytes.
-            let made = CompressedPiece(deflated: SplicedBody.deflateRaw(bytes), crc: SplicedBody.crc(bytes), count: bytes.count,
-                                       appendOperator: crc32_combine_gen(off_t(bytes.count)))
-            compressed.withLock { $0 = made }
-            return made
+            // Compressed outside the lock.
+            SplicedBody.once(compressed) {
+                CompressedPiece(deflated: SplicedBody.deflateRaw(bytes), crc: SplicedBody.crc(bytes), count: bytes.count,
+                                appendOperator: crc32_combine_gen(off_t(bytes.count)))
+            }
         }
     }
 
@@ -49,6 +49,32 @@ public final class SplicedBody: Sendable {
         /// `crc32_combine_op`'s operator for appending this piece: made once, it makes each
         /// response's CRC a few multiplications instead of a `crc32_combine` per place.
         let appendOperator: UInt
+    }
+
+    /// The fixed bytes of every piece (or their raw deflate blocks) in one buffer, cut into runs
+    /// at the places: a response is then one copy per run, with no reference to count per piece
+    /// (a page spliced from fragments holds hundreds of pieces, many a few bytes long). Deflate
+    /// blocks join as bytes: each piece's ends byte-aligned.
+    private struct Layout {
+        let bytes: [UInt8]
+        let runs: [Run]
+    }
+
+    /// `bytes` from the previous run's `end` up to this one's, then the value of `slot` (none
+    /// after the last run); for deflate blocks, the CRC and length of what they inflate to.
+    private struct Run {
+        var end = 0
+        var slot: Int?
+        var crc: UInt = 0
+        var count = 0
+
+        mutating func append(_ piece: CompressedPiece) {
+            crc = crc32_combine_op(crc, piece.crc, piece.appendOperator)
+            count += piece.count
+        }
+
+        /// `crc32_combine_op`'s operator for appending this run, made once with the layout.
+        var appendOperator: UInt = 0
     }
 
     /// zlib's level 4: nearly level 6's size on HTML pages in much less time (Benchmarks/README.md).
@@ -123,59 +149,63 @@ public final class SplicedBody: Sendable {
         })
     }
 
-    /// The memory the pieces hold (their gzipped copy, once made, adds about a fifth); pieces
-    /// shared with other bodies are counted in each.
-    public var heldBytes: Int {
+    /// The memory the body holds: its pieces, and as much again for their copy laid out to be
+    /// filled (gzipped copies, once made, add about two fifths); pieces shared with other
+    /// bodies are counted in each.
+    public var heldBytes: Int { 2 * piecesByteCount }
+
+    private var piecesByteCount: Int {
         segments.reduce(0) { total, segment in
             guard case .bytes(let piece) = segment else { return total }
-            return total + piece.bytes.capacity
+            return total + piece.bytes.count
         }
     }
 
     /// The body with `values[slot]` in every place of that slot.
     public func filled(with values: [[UInt8]]) -> [UInt8] {
-        var body: [UInt8] = []
-        body.reserveCapacity(segments.reduce(0) { total, segment in
-            switch segment {
-            case .bytes(let piece): total + piece.bytes.count
-            case .place(let slot): total + values[slot].count
+        let layout = laidOut(compressed: false)
+        let count = layout.runs.reduce(layout.bytes.count) { total, run in total + (run.slot.map { values[$0].count } ?? 0) }
+        return [UInt8](unsafeUninitializedCapacity: count) { body, initialized in
+            var output = UnsafeMutableRawPointer(body.baseAddress!)
+            func append(_ bytes: UnsafeRawBufferPointer) {
+                guard let base = bytes.baseAddress else { return }
+                output.copyMemory(from: base, byteCount: bytes.count)
+                output += bytes.count
             }
-        })
-        for segment in segments {
-            switch segment {
-            case .bytes(let piece): body += piece.bytes
-            case .place(let slot): body += values[slot]
+            layout.bytes.withUnsafeBytes { fixed in
+                var start = 0
+                for run in layout.runs {
+                    append(UnsafeRawBufferPointer(rebasing: fixed[start..<run.end]))
+                    start = run.end
+                    if let slot = run.slot { values[slot].withUnsafeBytes(append) }
+                }
             }
+            initialized = count
         }
-        return body
     }
 
     public func filled(with value: [UInt8]) -> [UInt8] { filled(with: [value]) }
 
     /// `filled(with: values)` as a gzip member (RFC 1952).
     public func gzipped(with values: [[UInt8]]) -> [UInt8] {
-        let pieces = compressedPieces()
+        let layout = laidOut(compressed: true)
+        var body: [UInt8] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255]  // deflate, no name, no time, unknown OS
+        body.reserveCapacity(layout.runs.reduce(layout.bytes.count + 28) { total, run in
+            total + (run.slot.map { values[$0].count + 5 * (values[$0].count / 65_535 + 1) } ?? 0)
+        })
         let valueCRCs = values.map(Self.crc)
         let appendValues = values.map { crc32_combine_gen(off_t($0.count)) }
-        var body: [UInt8] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255]  // deflate, no name, no time, unknown OS
-        body.reserveCapacity(pieces.reduce(0) { $0 + $1.deflated.count } + segments.reduce(0) { total, segment in
-            guard case .place(let slot) = segment else { return total }
-            return total + values[slot].count + 5
-        } + 18)
         var crc: UInt = 0
         var total = 0
-        var pieceIndex = 0
-        for segment in segments {
-            switch segment {
-            case .bytes:
-                let piece = pieces[pieceIndex]
-                pieceIndex += 1
-                body += piece.deflated
-                crc = crc32_combine_op(crc, piece.crc, piece.appendOperator)
-                total += piece.count
-            case .place(let slot):
-                guard !values[slot].isEmpty else { continue }
-                Self.appendStoredBlocks(values[slot], to: &body)
+        layout.bytes.withUnsafeBufferPointer { fixed in
+            var start = 0
+            for run in layout.runs {
+                body.append(contentsOf: UnsafeBufferPointer(rebasing: fixed[start..<run.end]))
+                start = run.end
+                if run.count > 0 { crc = crc32_combine_op(crc, run.crc, run.appendOperator) }
+                total += run.count
+                guard let slot = run.slot, !values[slot].isEmpty else { continue }
+                values[slot].withUnsafeBufferPointer { Self.appendStoredBlocks($0, to: &body) }
                 crc = crc32_combine_op(crc, valueCRCs[slot], appendValues[slot])
                 total += values[slot].count
             }
@@ -188,23 +218,57 @@ public final class SplicedBody: Sendable {
 
     public func gzipped(with value: [UInt8]) -> [UInt8] { gzipped(with: [value]) }
 
-    private func compressedPieces() -> [CompressedPiece] {
-        if let done = compressed.withLock({ $0 }) { return done }
-        let made = segments.compactMap { segment -> CompressedPiece? in
-            guard case .bytes(let piece) = segment else { return nil }
-            return piece.compressedPiece
-        }
-        compressed.withLock { $0 = made }
+    private func laidOut(compressed: Bool) -> Layout {
+        compressed ? Self.once(compressedLayout) { layOut(compressed: true) } : Self.once(plainLayout) { layOut(compressed: false) }
+    }
+
+    /// What `kept` holds, made by `make` the first time (two first users at once both make it, the same).
+    private static func once<Value: Sendable>(_ kept: borrowing Mutex<Value?>, _ make: () -> Value) -> Value {
+        if let done = kept.withLock({ $0 }) { return done }
+        let made = make()
+        kept.withLock { $0 = made }
         return made
     }
 
+    private func layOut(compressed: Bool) -> Layout {
+        var bytes: [UInt8] = []
+        var runs: [Run] = []
+        var run = Run()
+        func endRun(before slot: Int?) {
+            run.end = bytes.count
+            run.slot = slot
+            run.appendOperator = compressed ? crc32_combine_gen(off_t(run.count)) : 0
+            runs.append(run)
+            run = Run()
+        }
+        for segment in segments {
+            switch segment {
+            case .bytes(let piece) where compressed:
+                let compressedPiece = piece.compressedPiece
+                bytes += compressedPiece.deflated
+                run.append(compressedPiece)
+            case .bytes(let piece):
+                bytes += piece.bytes
+            case .place(let slot):
+                endRun(before: slot)
+            }
+        }
+        endRun(before: nil)
+        return Layout(bytes: bytes, runs: runs)
+    }
+
     /// Non-final stored blocks (at most 65,535 bytes each), byte-aligned as a sync flush leaves the stream.
-    private static func appendStoredBlocks(_ bytes: [UInt8], to body: inout [UInt8]) {
+    private static func appendStoredBlocks(_ bytes: UnsafeBufferPointer<UInt8>, to body: inout [UInt8]) {
         var start = 0
         repeat {
             let count = min(bytes.count - start, 65_535)
-            body += [0, UInt8(count & 0xff), UInt8(count >> 8), UInt8(~count & 0xff), UInt8((~count >> 8) & 0xff)]
-            body += bytes[start..<start + count]
+            // One by one: an array literal here was an allocation per place.
+            body.append(0)
+            body.append(UInt8(count & 0xff))
+            body.append(UInt8(count >> 8))
+            body.append(UInt8(~count & 0xff))
+            body.append(UInt8((~count >> 8) & 0xff))
+            body.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<start + count]))
             start += count
         } while start < bytes.count
     }
