@@ -9,7 +9,7 @@ public struct CrossSiteReadProtection: Middleware {
     /// `paths` are path prefixes by whole segments (`/api` covers `/api` and `/api/trips`, not
     /// `/apiary`); a `*` segment matches any one segment (`/trips/*/photo`).
     public init(paths: [String]) {
-        protectedPaths = paths.map(Self.segments)
+        protectedPaths = paths.map(\.pathSegments)
     }
 
     public func respond(to request: Request, next: Handler) throws -> Response {
@@ -32,13 +32,9 @@ public struct CrossSiteReadProtection: Middleware {
     }
 
     func isProtected(_ path: String) -> Bool {
-        let segments = Self.segments(path)
+        let segments = path.pathSegments
         return protectedPaths.contains { prefix in
             prefix.count <= segments.count && zip(prefix, segments).allSatisfy { $0 == "*" || $0 == $1 }
         }
-    }
-
-    private static func segments(_ path: String) -> [Substring] {
-        path.split(separator: "/")
     }
 }

@@ -51,7 +51,7 @@ public struct Router: Sendable {
     }
 
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler) {
-        let segments = Self.split(pattern).map { part -> Segment in
+        let segments = pattern.pathSegments.map { part -> Segment in
             part.hasPrefix(":") ? .parameter(String(part.dropFirst())) : .literal(String(part))
         }
         let route = Route(method: method, pattern: pattern, segments: segments, handler: handler)
@@ -85,7 +85,7 @@ public struct Router: Sendable {
     /// runs that method's handler, so plain HTML forms can reach them.
     public func respond(to request: Request) throws -> Response {
         let method = Self.effectiveMethod(of: request)
-        let pathSegments = Self.split(request.path)
+        let pathSegments = request.path.pathSegments
         var allowed: Set<HTTPMethod> = []
         let candidates = pathSegments.count < tableBySegmentCount.count ? tableBySegmentCount[pathSegments.count] : []
         for route in candidates where Self.matches(route.segments, pathSegments) {
@@ -112,20 +112,6 @@ public struct Router: Sendable {
               let method = HTTPMethod(rawValue: override.uppercased()),
               [.put, .patch, .delete].contains(method) else { return request.method }
         return method
-    }
-
-    /// The non-empty segments between slashes, found on the bytes (splitting the `String` itself
-    /// compares whole characters, several times slower, for every request).
-    private static func split(_ path: String) -> [Substring] {
-        var segments: [Substring] = []
-        let bytes = path.utf8
-        var start = bytes.startIndex
-        for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
-            if start < index { segments.append(path[start..<index]) }
-            start = bytes.index(after: index)
-        }
-        if start < bytes.endIndex { segments.append(path[start...]) }
-        return segments
     }
 
     /// Whether every literal segment equals the path's (the counts are equal by construction).
