@@ -104,15 +104,16 @@ extension TripPage {
     }
 
     func completeActivity(_ request: Request) throws -> Response {
-        let activity = try activity(request)
+        let id = try RecordID(request.parameters["id"], entity: "activity")
         guard let isComplete = request.form["complete"].flatMap(Bool.init) else {
             throw HTTPError(.badRequest, "Say whether the activity is complete with complete=true or complete=false.")
         }
+        // The activity's trip comes from the write itself: no read of its own before it.
+        let checkOff = try app.store.setActivityComplete(id: id.value, isComplete)
         // The page names the badges this check-off earned, so it can say so.
-        let earned = try app.store.setActivityComplete(id: activity.id, isComplete)
         var query = request.form["editing"] == "1" ? ["edit=1"] : []
-        query += earned.map { "\(Self.earnedParameter)=\($0.id)" }
-        return .redirect(to: "/trips/\(activity.tripID)" + (query.isEmpty ? "" : "?" + query.joined(separator: "&")))
+        query += checkOff.earnedGoals.map { "\(Self.earnedParameter)=\($0.id)" }
+        return .redirect(to: "/trips/\(checkOff.tripID)" + (query.isEmpty ? "" : "?" + query.joined(separator: "&")))
     }
 
     func confirmDeleteActivity(_ request: Request) throws -> Response {

@@ -1,3 +1,4 @@
+@testable import Persistence
 import TestSupport
 import Testing
 import WishlistCore
@@ -14,6 +15,19 @@ import WishlistCore
         #expect(reply.status == 303 && reply.header("Location") == "/trips/\(activity.tripID)?earned=\(goal.id)")
         let page = try fixture.client.get("/trips/\(activity.tripID)?earned=\(goal.id)")
         #expect(page.text.contains("You earned the “10 Activities” badge."))
+    }
+
+    /// The trip to go back to and the badges earned come from the check-off's own write: the
+    /// POST opens no read transaction (one of its own used to, a reader's cache cold after each commit).
+    @Test func aCheckOffReadsWhatItNeedsInItsWrite() throws {
+        let fixture = try AppHarness()
+        let activity = try fixture.activity(named: AppHarness.tenthActivity)
+        let token = try fixture.csrfToken()
+        let reads = fixture.store.database.readTransactionCount.load(ordering: .relaxed)
+        let reply = try fixture.client.post("/activities/\(activity.id)/complete", form: [("complete", "true")], token: token)
+        #expect(fixture.store.database.readTransactionCount.load(ordering: .relaxed) == reads)
+        #expect(reply.header("Location")?.hasPrefix("/trips/\(activity.tripID)?earned=") == true)
+        #expect(try fixture.activity(named: AppHarness.tenthActivity).isComplete)
     }
 
     @Test func aCheckOffThatEarnsNothingLeadsBackPlainly() throws {

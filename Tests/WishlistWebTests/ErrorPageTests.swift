@@ -10,11 +10,10 @@ import WishlistCore
 /// How errors of the lower layers are answered, and that error pages are made inside the
 /// middleware chain (with the viewer's CSRF token and session).
 @Suite struct ErrorPageTests {
-    /// An activity deleted in another tab after the check-off handler read it, but before its write.
-    /// A trigger deletes the row inside the write's own transaction, just before the UPDATE, and
-    /// drops the UPDATE (no row to update): the store finds it gone, as after the other tab's
-    /// commit, and throws `notFound` (rolling the trigger's delete back with it). The race, made
-    /// deterministic.
+    /// An activity gone by the time the check-off's write runs: a trigger deletes the row inside
+    /// the write's own transaction, just before the UPDATE, and drops the UPDATE (no row to
+    /// update): the store finds it gone and throws `notFound` (rolling the trigger's delete back
+    /// with it), whatever else its transaction did.
     @Test func aCheckOffOfAnActivityDeletedMeanwhileIs404Not500() throws {
         let fixture = try AppHarness()
         let activity = try fixture.activity(named: AppHarness.tenthActivity)

@@ -78,22 +78,22 @@ extension WishlistStore {
     }
 
     /// Checks or unchecks an activity. Setting the state it already has changes nothing (a form
-    /// sent twice does not move its edit date).
-    /// Checks the activity off (or on again); returns the goals this earned, read in the same
-    /// transaction (a page announces them).
+    /// sent twice does not move its edit date). Returns the activity's trip and the goals this
+    /// earned, read in the same transaction (a page goes back to the trip and announces them).
     @discardableResult
-    public func setActivityComplete(id: Activity.ID, _ isComplete: Bool, author: String = appAuthor) throws -> [Goal] {
+    public func setActivityComplete(id: Activity.ID, _ isComplete: Bool, author: String = appAuthor) throws -> CheckOff {
         try database.write(author: author) { connection in
             let achievedBefore = Set(try connection.fetchAll("SELECT id FROM Goal WHERE is_achieved").map { $0["id"] as Int64 })
             try connection.execute("UPDATE Activity SET is_complete = ?, date_edited = ? WHERE id = ? AND is_complete <> ?",
                                    [isComplete, clock.now(), id, isComplete])
-            if connection.changes == 0 {
-                if try connection.fetchOne("SELECT 1 FROM Activity WHERE id = ?", [id]) == nil {
-                    throw WishlistError.notFound(entity: "activity", id: id)
-                }
-                return []
+            let changed = connection.changes > 0
+            // After the UPDATE: whatever ran in this transaction, the activity is there when it commits.
+            guard let tripID = try connection.fetchOne("SELECT trip_id FROM Activity WHERE id = ?", [id]).map({ $0["trip_id"] as Trip.ID }) else {
+                throw WishlistError.notFound(entity: "activity", id: id)
             }
-            return try WishlistQuery<[Goal]>.achievedGoals.fetch(connection).filter { !achievedBefore.contains($0.id) }
+            guard changed else { return CheckOff(tripID: tripID, earnedGoals: []) }
+            let achieved = try WishlistQuery<[Goal]>.achievedGoals.fetch(connection)
+            return CheckOff(tripID: tripID, earnedGoals: achieved.filter { !achievedBefore.contains($0.id) })
         }
     }
 
