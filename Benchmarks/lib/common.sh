@@ -28,10 +28,10 @@ wait_for_port() {
     return 1
 }
 
-# start_nginx DIR PORT WORKERS [DIRECTIVES]: serves DIR as static files, with extra http-level
-# DIRECTIVES (e.g. "gzip on;"); sets NGINX_PID.
+# start_nginx DIR PORT WORKERS [DIRECTIVES] [SERVER_DIRECTIVES]: serves DIR as static files, with
+# extra http-level DIRECTIVES (e.g. "gzip on;") and server-level ones; sets NGINX_PID.
 start_nginx() {
-    local dir=$1 port=$2 workers=${3:-1} directives=${4:-}
+    local dir=$1 port=$2 workers=${3:-1} directives=${4:-} server_directives=${5:-}
     local conf
     conf=$(mktemp -d)
     # Started as root, nginx would serve as "nobody" and get 403s from a mode-700 mktemp folder.
@@ -47,7 +47,7 @@ http {
     include /etc/nginx/mime.types;
     sendfile on; tcp_nopush on; keepalive_requests 1000000;
     $directives
-    server { listen 127.0.0.1:$port; root $dir; }
+    server { listen 127.0.0.1:$port; root $dir; $server_directives }
 }
 NGINX
     nginx -c "$conf/nginx.conf" -p "$conf" &
@@ -74,6 +74,18 @@ wrk_latency() {
         /^ +50%/ {p50=$2} /^ +99%/ {p99=$2}
         function ms(v) { if (v ~ /us$/) return v/1000; if (v ~ /ms$/) return v+0; if (v ~ /s$/) return v*1000; return v }
         END {printf "%s %.2f %.2f\n", rps, ms(p50), ms(p99)}'
+}
+
+# nginx's answer to commits.lua's check-off POSTs, for the reference run: the app's redirect,
+# nothing written. Both servers then face the same client, whose script costs wrk CPU time
+# that, on two shared cores, the server does not get.
+nginx_check_off='location /activities/ { return 303 /; }'
+
+# commit_mix_reads BASE PAGE CSRF_TOKEN ACTIVITIES SECONDS: page reads/s of BASE with a check-off
+# POSTed every 20th request (Benchmarks/lib/commits.lua, 64 connections).
+commit_mix_reads() {
+    PAGE=$2 COMMIT_EVERY=20 CSRF_TOKEN=$3 ORIGIN=$1 ACTIVITIES=$4 \
+        wrk_rps "$1/" 64 "$5" -s "$ROOT/Benchmarks/lib/commits.lua" | awk '{ printf "%.0f", $1 * 19 / 20 }'
 }
 
 # divide A B: A / B to two decimals, for ratios.
