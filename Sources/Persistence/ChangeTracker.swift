@@ -31,8 +31,11 @@ final class ChangeTracker: @unchecked Sendable {
     private var positions: [RowKey: Int] = [:]
     /// The columns of the tracked tables, set once at open; other tables' columns are not told.
     var columnsOfTable: [String: TableColumnList] = [:]
-    /// By table index: the columns updates changed, or nil once a row was inserted or deleted.
-    private var changedColumns: [Int: Set<String>?] = [:]
+    /// By table index: the table's columns, found once per transaction (not by name per row).
+    private var tableColumns: [TableColumnList?] = []
+    /// By table index: which of its stored columns updates changed (by position in
+    /// `TableColumnList.stored`), or nil once a row was inserted or deleted.
+    private var changedColumns: [Int: [Bool]?] = [:]
 
     var hasChanges: Bool { !positions.isEmpty }
 
@@ -62,21 +65,21 @@ final class ChangeTracker: @unchecked Sendable {
             changedColumns[index] = .some(nil)
             return
         }
-        var changed: Set<String>
+        guard let columns = tableColumns[index] else { return }
+        var changed: [Bool]
         switch changedColumns[index] {
-        case .none: changed = []
+        case .none: changed = Array(repeating: false, count: columns.stored.count)
         case .some(.none): return
         case .some(.some(let known)): changed = known
         }
-        guard let columns = columnsOfTable[tableNames[index]] else { return }
-        for column in columns.stored where !changed.contains(column.name) {
+        for (position, column) in columns.stored.enumerated() where !changed[position] {
             var old: OpaquePointer?
             var new: OpaquePointer?
             // A value SQLite cannot give counts as changed.
             guard sqlite3_preupdate_old(handle, column.index, &old) == SQLITE_OK,
                   sqlite3_preupdate_new(handle, column.index, &new) == SQLITE_OK,
                   let old, let new, Self.sameValue(old, new) else {
-                changed.insert(column.name)
+                changed[position] = true
                 continue
             }
         }
@@ -126,6 +129,7 @@ final class ChangeTracker: @unchecked Sendable {
         let name = String(cString: table)
         let index = tableIndexes[name] ?? {
             tableNames.append(name)
+            tableColumns.append(columnsOfTable[name])
             tableIndexes[name] = tableNames.count - 1
             return tableNames.count - 1
         }()
@@ -149,8 +153,9 @@ final class ChangeTracker: @unchecked Sendable {
             let name = tableNames[change.key.table]
             guard tracked.contains(name) else { continue }
             tables.insert(name)
-            if case let columns?? = changedColumns[change.key.table] {
-                updated[name] = columns.union(columnsOfTable[name]?.generated ?? [])
+            if case let changed?? = changedColumns[change.key.table], let columns = tableColumns[change.key.table] {
+                let names = zip(columns.stored, changed).filter(\.1).map(\.0.name)
+                updated[name] = columns.generated.union(names)
             }
         }
         return TableChanges(tables: tables, updatedColumns: updated)
@@ -161,6 +166,7 @@ final class ChangeTracker: @unchecked Sendable {
         changes.removeAll(keepingCapacity: false)
         positions.removeAll(keepingCapacity: false)
         tableNames.removeAll()
+        tableColumns.removeAll()
         tableIndexes.removeAll()
         free(lastTableName)
         lastTableName = nil
