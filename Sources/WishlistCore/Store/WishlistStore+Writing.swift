@@ -83,7 +83,11 @@ extension WishlistStore {
     @discardableResult
     public func setActivityComplete(id: Activity.ID, _ isComplete: Bool, author: String = appAuthor) throws -> CheckOff {
         try database.write(author: author) { connection in
-            let achievedBefore = Set(try connection.fetchAll("SELECT id FROM Goal WHERE is_achieved").map { $0["id"] as Int64 })
+            // Ids before and after; whole goals only for one earned now, which few check-offs do.
+            func achievedIDs() throws -> Set<Int64> {
+                Set(try connection.fetchAll("SELECT id FROM Goal WHERE is_achieved").map { $0["id"] as Int64 })
+            }
+            let achievedBefore = try achievedIDs()
             try connection.execute("UPDATE Activity SET is_complete = ?, date_edited = ? WHERE id = ? AND is_complete <> ?",
                                    [isComplete, clock.now(), id, isComplete])
             let changed = connection.changes > 0
@@ -91,9 +95,10 @@ extension WishlistStore {
             guard let tripID = try connection.fetchOne("SELECT trip_id FROM Activity WHERE id = ?", [id]).map({ $0["trip_id"] as Trip.ID }) else {
                 throw WishlistError.notFound(entity: "activity", id: id)
             }
-            guard changed else { return CheckOff(tripID: tripID, earnedGoals: []) }
+            let earned = changed ? try achievedIDs().subtracting(achievedBefore) : []
+            guard !earned.isEmpty else { return CheckOff(tripID: tripID, earnedGoals: []) }
             let achieved = try WishlistQuery<[Goal]>.achievedGoals.fetch(connection)
-            return CheckOff(tripID: tripID, earnedGoals: achieved.filter { !achievedBefore.contains($0.id) })
+            return CheckOff(tripID: tripID, earnedGoals: achieved.filter { earned.contains($0.id) })
         }
     }
 
