@@ -36,14 +36,17 @@ for pattern in ["/", "/items", "/items/new", "/items/:id", "/items/:id/edit", "/
     router.post(pattern) { _ in .text("") }
 }
 router.get("/page") { _ in .html(utf8: page) }
-// The app's head checks and middleware in the app's order (WishlistApp.makeServer), without a password.
+// The app's head checks and middleware in the app's order (WishlistApp.makeResponder and
+// headChecks), without a password and with its access log off, as `wishlist serve` runs.
 let isBare = arguments[2] == "bare"
+let bearerAuthentication = BearerAuthentication(paths: ["/api"]) { _ in nil }
 let middleware: [any Middleware] = isBare ? [] : [
-    AccessLog(), SecurityHeaders(), try StaticFiles(root: directory, prefix: "/static/"),
-    CSRFProtection(), ErrorPages(render: Server.plainErrorPage),
+    SecurityHeaders(), CrossSiteReadProtection(paths: ["/api", "/events", "/items/*/photo", "/items/*/thumbnail"]),
+    try StaticFiles(root: directory, prefix: "/static/"), bearerAuthentication, CSRFProtection(),
+    ErrorPages(render: Server.plainErrorPage),
 ]
 var configuration = Server.Configuration(port: port)
-configuration.headChecks = isBare ? [] : [HostValidation(), CSRFProtection()]
+configuration.headChecks = isBare ? [] : [HostValidation(), bearerAuthentication, CSRFProtection()]
 let server = Server(configuration: configuration, responder: chain(middleware, to: router.respond))
 try server.start()
 print("ready on \(server.port)")
