@@ -67,14 +67,13 @@ public final class SplicedBody: Sendable {
         var slot: Int?
         var crc: UInt = 0
         var count = 0
+        /// `crc32_combine_op`'s operator for appending this run, made once with the layout.
+        var appendOperator: UInt = 0
 
         mutating func append(_ piece: CompressedPiece) {
             crc = crc32_combine_op(crc, piece.crc, piece.appendOperator)
             count += piece.count
         }
-
-        /// `crc32_combine_op`'s operator for appending this run, made once with the layout.
-        var appendOperator: UInt = 0
     }
 
     /// zlib's level 4: nearly level 6's size on HTML pages in much less time (Benchmarks/README.md).
