@@ -18,7 +18,7 @@ public final class SocketClient {
 
     public init(port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 5) throws {
         self.host = host
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw TestFailure("socket failed: errno \(errno)") }
         var time = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
@@ -32,9 +32,13 @@ public final class SocketClient {
             }
         }
         guard result == 0 else {
+            let code = errno
             close(descriptor)
-            throw TestFailure("connect failed: errno \(errno)")
+            throw TestFailure("connect failed: errno \(code)")
         }
+        // Owned (closed by `deinit`) only once connected: `deinit` also runs when an initializer
+        // throws after every property is set, and would close the number a second time.
+        self.descriptor = descriptor
     }
 
     deinit { close(descriptor) }
