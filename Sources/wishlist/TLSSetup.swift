@@ -53,7 +53,7 @@ enum TLSSetup {
     private static func machineName() -> String? {
         var name = [CChar](repeating: 0, count: 256)
         guard gethostname(&name, name.count - 1) == 0 else { return nil }
-        let text = String(cString: name)
+        let text = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return text.isEmpty ? nil : text
     }
 }

@@ -11,7 +11,7 @@ import Testing
         bytes.append(contentsOf: jpeg)  // storage of its own, overwritten in place below
         let image = try #require(bytes.withUnsafeBytes { shim_vips_open_buffer($0.baseAddress, $0.count) })
         let opened = VipsImageRef(owning: image)
-        bytes.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+        bytes.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
         let pixel = try decode(jpeg).pixel(x: 32, y: 24)
         #expect(try opened.pixel(x: 32, y: 24) == pixel)
     }
