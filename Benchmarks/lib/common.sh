@@ -28,6 +28,14 @@ wait_for_port() {
     return 1
 }
 
+# csrf_token BASE COOKIES: waits until the app at BASE answers its first page (up to two minutes:
+# a large data set opens slowly), then prints the CSRF token of the cookies it saved in COOKIES.
+csrf_token() {
+    for _ in $(seq 1 600); do curl -fsS -o /dev/null "$1/" 2>/dev/null && break; sleep 0.2; done
+    curl -fsS -c "$2" -o /dev/null "$1/"
+    awk '$6 == "csrf_token" {print $7}' "$2"
+}
+
 # start_nginx DIR PORT WORKERS [DIRECTIVES] [SERVER_DIRECTIVES]: serves DIR as static files, with
 # extra http-level DIRECTIVES (e.g. "gzip on;") and server-level ones; sets NGINX_PID.
 start_nginx() {
