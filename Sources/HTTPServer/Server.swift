@@ -185,8 +185,9 @@ public final class Server: Sendable {
             serverRequestStarted, retained.toOpaque(), tlsKey, tlsCertificate)
     }
 
-    /// Stops accepting, lets in-flight requests finish (uploads and writes being handled too), ends every
-    /// event stream (their `onClose` handlers run), then shuts the daemon down.
+    /// Ends every event stream (their `onClose` handlers run) and lets the uploads and writes being
+    /// handled finish, then shuts the daemon down, which closes the listening socket. Requests that
+    /// arrive meanwhile are still answered, but open no stream and are not handed to a queue.
     public func stop() {
         let stopping = running.withLock { running in
             defer { running = Running() }
@@ -194,10 +195,9 @@ public final class Server: Sendable {
         }
         guard let daemon = stopping.daemon?.pointer else { return }
         stopping.heartbeat?.pointer.cancel()
-        // Quiescing tells the pool's workers to drop the listening socket from their epoll sets,
-        // which they do on their next turn: closing it before the daemon stops let a worker hit
-        // a closed (or reused) descriptor, and libmicrohttpd aborts on that.
-        let listenDescriptor = MHD_quiesce_daemon(daemon)
+        // Not `MHD_quiesce_daemon`: with epoll and a thread pool it races a worker to remove the
+        // listening socket from the worker's epoll set, and the loser aborts the process
+        // (libmicrohttpd 0.9.75; `aServerStopsWhileConnectionsArrive`).
         // libmicrohttpd aborts when stopped with suspended connections: end every stream first.
         for stream in eventStreams.beginStopping() { stream.close() }
         let deadline = ContinuousClock.now + .seconds(2)
@@ -208,7 +208,6 @@ public final class Server: Sendable {
         uploads.drain(timeout: .now() + 30)
         writes.drain(timeout: .now() + 30)
         MHD_stop_daemon(daemon)
-        if listenDescriptor >= 0 { close(listenDescriptor) }
         stopping.retainedSelf?.release()
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 @testable import HTTPServer
@@ -168,6 +169,32 @@ import TestSupport
             #expect(try SocketClient(port: server.port).request("GET", "/nowhere").text
                 == "custom 404 There is no page at this address. for /nowhere")
             #expect(try SocketClient(port: server.port).request("GET", "/bad%zz").text.hasPrefix("custom 400"))
+        }
+    }
+
+    /// Stopping quiesced the daemon first, and libmicrohttpd's quiesce races a pool worker that
+    /// woke for a new connection to take the listening socket out of its epoll set: the loser's
+    /// `epoll_ctl` fails and it aborts the process ("Failed to remove listen FD from epoll set").
+    @Test func aServerStopsWhileConnectionsArrive() throws {
+        for _ in 0..<2_000 {
+            let server = Server(configuration: .init(threadCount: 2)) { _ in .text("up") }
+            try server.start()
+            let port = server.port
+            let isStopped = Atomic(false)
+            let clientsEnded = DispatchSemaphore(value: 0)
+            for _ in 0..<2 {
+                Thread.detachNewThread {
+                    while !isStopped.load(ordering: .relaxed) {
+                        _ = try? SocketClient(port: port).request("GET", "/")
+                    }
+                    clientsEnded.signal()
+                }
+            }
+            usleep(UInt32.random(in: 0...3_000))
+            server.stop()
+            isStopped.store(true, ordering: .relaxed)
+            for _ in 0..<2 { clientsEnded.wait() }
+            #expect(throws: TestFailure.self) { try SocketClient(port: port) }
         }
     }
 
