@@ -15,7 +15,7 @@ struct SampleTrip: Sendable {
     var destination: (place: String, start: String, end: String)? = nil
 
     /// Its fields as stored; a place the gazetteer no longer has leaves the trip without one.
-    var fields: TripFields {
+    fileprivate var fields: TripFields {
         let place = destination.flatMap { PlaceSearch.search($0.place, limit: 1).first }
         return TripFields(name: name, subtitle: nil, collection: collection, destination: place.map(TripDestination.init),
                           startDate: destination.flatMap { CalendarDate($0.start) },
@@ -24,6 +24,10 @@ struct SampleTrip: Sendable {
 }
 
 enum SampleTrips {
+    /// Each sample's stored fields, in `all` order, found once per process: each place is a
+    /// gazetteer search of ~60 ms, and tests seed hundreds of fresh stores.
+    static let fields = all.map(\.fields)
+
     static let all: [SampleTrip] = [
         SampleTrip(name: "Cali Coastal Trails", collection: .springEscapes,
                    landscape: .coast,

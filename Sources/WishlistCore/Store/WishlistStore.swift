@@ -50,6 +50,7 @@ public final class WishlistStore: Sendable {
     private func seedOnce() throws {
         guard try database.read({ try Preferences.value(.seeded, on: $0) }) == nil else { return }
         let samplePhotos = try SamplePhotos.prepared(with: photos)
+        let sampleFields = SampleTrips.fields  // gazetteer searches, kept out of the write transaction
         try photos.committing(samplePhotos) { storedPhotos in
             try database.write(author: "seed") { connection in
                 // Another process may have seeded between the read and this write (its photo
@@ -57,7 +58,7 @@ public final class WishlistStore: Sendable {
                 guard try Preferences.value(.seeded, on: connection) == nil else { return ((), released: []) }
                 if try connection.fetchScalar(Int.self, "SELECT count(*) FROM Trip") == 0 {
                     let now = clock.now()
-                    try SampleTrips.insert(photos: storedPhotos, endingAt: now, on: connection)
+                    try SampleTrips.insert(sampleFields, photos: storedPhotos, endingAt: now, on: connection)
                     // The triggers dated the goals the samples achieve by SQLite's clock, not the store's.
                     try connection.execute("UPDATE Goal SET date_achieved = ? WHERE is_achieved", [now])
                 }
@@ -70,12 +71,13 @@ public final class WishlistStore: Sendable {
 
 extension SampleTrips {
     /// Inserts the sample trips one minute apart, oldest first, the last a minute before `end`,
-    /// so "recently added" is well defined, each with its photo (`photos` in the order of `all`).
-    static func insert(photos: [StoredPhoto], endingAt end: Date, on connection: Connection) throws {
+    /// so "recently added" is well defined, each with its fields and photo (both in the order of `all`).
+    static func insert(_ fields: [TripFields], photos: [StoredPhoto], endingAt end: Date, on connection: Connection) throws {
         let start = end.addingTimeInterval(-Double(all.count) * 60)
-        for (index, (sample, photo)) in zip(all, photos).enumerated() {
+        for (index, sample) in all.enumerated() {
             let creationDate = start.addingTimeInterval(Double(index) * 60)
-            let tripID = try Rows.insertTrip(sample.fields, creationDate: creationDate, on: connection)
+            let tripID = try Rows.insertTrip(fields[index], creationDate: creationDate, on: connection)
+            let photo = photos[index]
             try PhotoRows.attach(photo, toTrip: tripID, on: connection)
             for (offset, activity) in sample.activities.enumerated() {
                 let date = creationDate.addingTimeInterval(Double(offset))
