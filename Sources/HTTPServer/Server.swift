@@ -223,6 +223,14 @@ public final class Server: Sendable {
         }
         signal(SIGINT, forwardSignalToPipe)
         signal(SIGTERM, forwardSignalToPipe)
+        // A parent may have started this process with the signals blocked (threads inherit the
+        // mask, and the threads of a Swift runtime block nearly all): one arriving would stay
+        // pending for good. This thread takes them.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
         var signalNumber: UInt8 = 0
         while read(pipe.readEnd, &signalNumber, 1) < 0, errno == EINTR {}
         stop()
