@@ -13,6 +13,13 @@ import WishlistCore
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     }
 
+    /// A new data folder in `folder`, seeded as a first start leaves it.
+    private func seeded(_ name: String) throws -> String {
+        let path = folder + "/" + name
+        try FileManager.default.copyItem(atPath: ServePasswordTests.seededFolder.get(), toPath: path)
+        return path
+    }
+
     struct Outcome {
         let status: Int32
         let output: String
@@ -55,7 +62,7 @@ import WishlistCore
     }
 
     @Test func photosTravelInTheArchiveAndAnImportOverTripsNeedsReplaceAndCanBeUndone() throws {
-        let source = folder + "/source", target = folder + "/target", archive = folder + "/wishlist.zip"
+        let source = try seeded("source"), target = folder + "/target", archive = folder + "/wishlist.zip"
         let export = try wishlist("export", archive, "--data-dir", source)
         #expect(export.status == 0, "\(export.error)")
         let original = try photos(in: source)
@@ -94,7 +101,7 @@ import WishlistCore
     }
 
     @Test func exportsBackupsAndPhotosAreOnlyTheOwners() throws {
-        let data = folder + "/data", archive = folder + "/private.zip", backup = folder + "/backup"
+        let data = try seeded("data"), archive = folder + "/private.zip", backup = folder + "/backup"
         #expect(try wishlist("export", archive, "--data-dir", data).status == 0)
         #expect(try wishlist("backup", backup, "--data-dir", data).status == 0)
         let photo = try #require(try FileManager.default.contentsOfDirectory(atPath: data + "/images").first)
@@ -106,7 +113,7 @@ import WishlistCore
 
     /// `wishlist token`: the secret printed once opens the API, and revoking shuts it.
     @Test func tokensAreCreatedListedAndRevokedFromTheCommandLine() throws {
-        let data = folder + "/tokens"
+        let data = try seeded("tokens")
         let created = try wishlist("token", "create", "backup-script", "--data-dir", data)
         #expect(created.status == 0, "\(created.error)")
         #expect(created.output.contains("token:backup-script"))
@@ -125,7 +132,7 @@ import WishlistCore
     }
 
     @Test func aMaliciousArchiveChangesNothing() throws {
-        let data = folder + "/data", archive = folder + "/wishlist.zip"
+        let data = try seeded("data"), archive = folder + "/wishlist.zip"
         #expect(try wishlist("export", archive, "--data-dir", data).status == 0)
         let before = try photos(in: data)
         // The same length keeps the zip valid: a photo's entry now points outside the folder.

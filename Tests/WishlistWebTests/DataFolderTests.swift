@@ -23,7 +23,7 @@ import WishlistCore
 
     @Test func aPortInUseFailsTheStartBeforeTheDataFolderIsMade() throws {
         let taken = try ListeningSocket(host: "127.0.0.1", port: 0)
-        let serve = try ServeProcess(arguments: ["--port", String(taken.port)], environment: [:])
+        let serve = try ServeProcess(arguments: ["--port", String(taken.port)], environment: [:], seeded: false)
         let (status, message) = serve.exit()
         #expect(status != 0 && message.contains(String(taken.port)), "\(message)")
         #expect(!FileManager.default.fileExists(atPath: serve.folder + "/data"))
@@ -56,7 +56,7 @@ import WishlistCore
     }
 
     @Test func theDataFolderAndItsFilesAreOnlyTheOwners() throws {
-        let serve = try ServeProcess(arguments: [], environment: [:])
+        let serve = try ServeProcess(arguments: [], environment: [:], seeded: false)
         _ = try serve.readyPort()
         let data = serve.folder + "/data"
         for (path, mode) in [(data, 0o700), (data + "/wishlist.sqlite", 0o600), (data + "/wishlist.lock", 0o600),

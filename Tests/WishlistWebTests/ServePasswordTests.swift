@@ -16,6 +16,23 @@ import WishlistWeb
             : LiveServer.resources.appendingPathComponent(".build/debug/wishlist")
     }()
 
+    /// A data folder as a first start leaves it, made once per test process by the executable
+    /// itself: a fresh `wishlist` process spends seconds seeding (it draws the sample photos), and
+    /// most tests of the process only need a folder to serve.
+    static let seededFolder: Result<String, any Error> = Result {
+        let folder = NSTemporaryDirectory() + "wishlist-seeded-" + UUID().uuidString
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["token", "list", "--data-dir", folder]
+        process.environment = ["PATH": "/usr/bin:/bin"]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw TestFailure("seeding \(folder) failed") }
+        atexit { try? FileManager.default.removeItem(atPath: try ServePasswordTests.seededFolder.get()) }
+        return folder
+    }
+
     /// A started `wishlist serve`, stopped with SIGTERM when released. Its output goes to files,
     /// not pipes: a pipe's write end inherited by another test's child would keep a read waiting.
     final class ServeProcess {
@@ -24,8 +41,11 @@ import WishlistWeb
         var outputPath: String { folder + "/stdout" }
         var errorPath: String { folder + "/stderr" }
 
-        init(arguments: [String], environment: [String: String]) throws {
+        /// `seeded`: its `data` folder starts as a copy of `seededFolder`; false: it has none, so
+        /// the process makes (and seeds) it, for tests of what a first start does.
+        init(arguments: [String], environment: [String: String], seeded: Bool = true) throws {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            if seeded { try FileManager.default.copyItem(atPath: ServePasswordTests.seededFolder.get(), toPath: folder + "/data") }
             for path in [outputPath, errorPath] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
             process.executableURL = ServePasswordTests.executable
             process.arguments = ["serve", "--port", "0", "--data-dir", folder + "/data",
