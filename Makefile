@@ -3,7 +3,13 @@ SWIFT ?= swift
 PORT ?= 8080
 DATA_DIR ?= ./wishlist-data
 
-.PHONY: run build release test unit-test browser-test bench clean fuzz sanitize reliability
+.PHONY: run build release test check browser-test bench clean fuzz sanitize reliability
+
+# The release binary the browser and reliability suites run: the one scripts/check-docker-context
+# builds from exactly what the Dockerfile's build stage copies, so `make test` compiles the app in
+# release mode once. `--durations` names the slowest tests in every run's output.
+E2E_BINARY := .build/docker-context/.build/release/wishlist
+PYTEST := env WISHLIST_BINARY=$(CURDIR)/$(E2E_BINARY) /usr/bin/python3 -m pytest -q --durations=10
 
 run: release
 	.build/release/wishlist serve --port $(PORT) --data-dir $(DATA_DIR)
@@ -17,20 +23,23 @@ build:
 	$(SWIFT) build
 
 test:
-	scripts/install-deps test
-	scripts/check-docker-context
+	@rm -f .build/test-steps.tsv
+	scripts/step "Debian packages" scripts/install-deps test
+	scripts/step "release build (the Docker stage's)" scripts/check-docker-context
+	scripts/step "debug build with tests" $(SWIFT) build --build-tests
+	scripts/step "Swift tests" $(SWIFT) test --skip-build
+	scripts/step "browser tests" $(PYTEST) Tests/Browser
+	scripts/step "reliability tests" $(PYTEST) Tests/Reliability
+	@scripts/step --summary
+
+# The daily loop: every Swift test (units and the web layer in process), built incrementally.
+check:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	$(SWIFT) build -c release --product wishlist
-	/usr/bin/python3 -m pytest -q Tests/Browser
-	/usr/bin/python3 -m pytest -q Tests/Reliability
-
-unit-test:
-	$(SWIFT) test
 
 browser-test:
-	$(SWIFT) build -c release --product wishlist
-	/usr/bin/python3 -m pytest -q Tests/Browser
+	scripts/check-docker-context
+	$(PYTEST) Tests/Browser
 
 bench:
 	scripts/install-deps bench
@@ -51,8 +60,8 @@ sanitize:
 	$(SANITIZER_ENV) $(SWIFT) test --sanitize=thread --build-path .build-tsan
 
 reliability:
-	$(SWIFT) build -c release --product wishlist
-	/usr/bin/python3 -m pytest -q Tests/Reliability
+	scripts/check-docker-context
+	$(PYTEST) Tests/Reliability
 
 clean:
 	rm -rf .build

@@ -1,7 +1,12 @@
 """End-to-end fixtures: a real `wishlist serve` on a free port with a fresh data directory,
-and headless Chromium driven through Debian's chromedriver."""
+and headless Chromium driven through Debian's chromedriver.
+
+Both are made once and reused, since making them is most of a test's time: the seeded data
+folder is made once per test run and copied for each test (the seed draws 12 photos), and one
+Chromium serves every test that needs no special one, reset between tests (see `browser`)."""
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -34,8 +39,10 @@ class WishlistServer:
     `environment` adds variables (e.g. WISHLIST_PASSWORD); `arguments` adds `serve` options;
     `ready_path` answers 200 once it serves."""
 
-    def __init__(self, data_dir: Path, environment=None, ready_path="/", arguments=()):
+    def __init__(self, data_dir: Path, environment=None, ready_path="/", arguments=(), template: Path | None = None):
+        """`template`: a data folder copied to `data_dir` before the first start (see `seeded_folder`)."""
         self.data_dir = data_dir
+        self.template = template
         self.arguments = list(arguments)
         self.environment = {**os.environ, **(environment or {})}
         self.ready_path = ready_path
@@ -48,6 +55,8 @@ class WishlistServer:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self):
+        if self.template and not self.data_dir.exists():
+            shutil.copytree(self.template, self.data_dir)
         self.process = subprocess.Popen(
             [str(BINARY), "serve", "--port", str(self.port), "--data-dir", str(self.data_dir), "--resources", str(ROOT),
              *self.arguments],
@@ -85,9 +94,20 @@ class WishlistServer:
         self.start()
 
 
+@pytest.fixture(scope="session")
+def seeded_folder(tmp_path_factory):
+    """A data folder as a first start leaves it (12 sample trips, their photos, 18 goals), made
+    once per run: copying it is ~50x faster than seeding again. Dates are the seed's, minutes old."""
+    server = WishlistServer(tmp_path_factory.mktemp("seeded") / "data")
+    server.start()
+    server.stop()
+    (server.data_dir / "wishlist.lock").unlink(missing_ok=True)
+    return server.data_dir
+
+
 @pytest.fixture
-def server(tmp_path):
-    server = WishlistServer(tmp_path / "data")
+def server(tmp_path, seeded_folder):
+    server = WishlistServer(tmp_path / "data", template=seeded_folder)
     server.start()
     yield server
     server.stop()
@@ -112,18 +132,47 @@ def make_driver(size=DESKTOP, download_dir=None, javascript=True):
     return driver
 
 
-@pytest.fixture
-def browser():
-    driver = make_driver()
-    yield driver
-    driver.quit()
+def reset(driver):
+    """Leaves `driver` as a new one would be: one fresh tab (emulation, blocked URLs, request
+    interception and injected scripts belong to a tab, so they go with the old ones), no cookies,
+    nothing cached, the default size. Each test's server has a port of its own, so what a page
+    stored for another origin cannot be seen."""
+    old = driver.window_handles
+    driver.switch_to.new_window("tab")
+    for handle in old:
+        driver.switch_to.window(handle)
+        driver.close()
+    driver.switch_to.window(driver.window_handles[0])
+    driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    driver.execute_cdp_cmd("Network.clearBrowserCache", {})
+    driver.set_window_size(*DESKTOP)
+    return driver
+
+
+@pytest.fixture(scope="session")
+def _shared_drivers():
+    """Chromium instances reused across tests, started on first use (each is a profile of its own)."""
+    drivers = {}
+    yield drivers
+    for driver in drivers.values():
+        driver.quit()
+
+
+def _shared_driver(drivers, name):
+    if name not in drivers:
+        drivers[name] = make_driver()
+    return reset(drivers[name])
 
 
 @pytest.fixture
-def second_browser():
-    driver = make_driver()
-    yield driver
-    driver.quit()
+def browser(_shared_drivers):
+    return _shared_driver(_shared_drivers, "first")
+
+
+@pytest.fixture
+def second_browser(_shared_drivers):
+    """Another browser, with cookies of its own: a second person, or the same one elsewhere."""
+    return _shared_driver(_shared_drivers, "second")
 
 
 # What chromedriver says when a read lands mid-navigation: the node it found left the document.

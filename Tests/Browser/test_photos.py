@@ -74,8 +74,8 @@ def problem_text(browser):
 
 
 @pytest.fixture
-def small_limit_server(tmp_path):
-    server = WishlistServer(tmp_path / "data", arguments=["--max-photo-mb", "1"])
+def small_limit_server(tmp_path, seeded_folder):
+    server = WishlistServer(tmp_path / "data", arguments=["--max-photo-mb", "1"], template=seeded_folder)
     server.start()
     yield server
     server.stop()

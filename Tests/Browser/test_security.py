@@ -65,8 +65,9 @@ def test_a_page_of_another_site_cannot_show_the_photos(server, browser, tmp_path
 
 
 @pytest.fixture
-def protected_server(tmp_path):
-    server = WishlistServer(tmp_path / "data", environment={"WISHLIST_PASSWORD": PASSWORD}, ready_path="/login")
+def protected_server(tmp_path, seeded_folder):
+    server = WishlistServer(tmp_path / "data", environment={"WISHLIST_PASSWORD": PASSWORD}, ready_path="/login",
+                            template=seeded_folder)
     server.start()
     yield server
     server.stop()

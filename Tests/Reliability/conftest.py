@@ -126,9 +126,12 @@ def data_dir(tmp_path):
     return tmp_path / "data"
 
 
+seeded_folder = browser_conftest.seeded_folder  # a fixture: the seeded data folder, made once per run
+
+
 @pytest.fixture
-def server(data_dir):
-    server = WishlistServer(data_dir)
+def server(data_dir, seeded_folder):
+    server = WishlistServer(data_dir, template=seeded_folder)
     server.start()
     yield server
     server.stop()

@@ -63,8 +63,8 @@ def page_load_seconds(server, path="/goals"):
     return time.monotonic() - start
 
 
-def test_2000_idle_connections_leave_a_page_load_under_a_second(tmp_path):
-    server = WishlistServer(tmp_path / "data")
+def test_2000_idle_connections_leave_a_page_load_under_a_second(tmp_path, seeded_folder):
+    server = WishlistServer(tmp_path / "data", template=seeded_folder)
     with started_with_descriptor_limit(server, 1024, resource.getrlimit(resource.RLIMIT_NOFILE)[1]):
         idle = flood_sockets(server.port, 2000)
         try:
@@ -75,12 +75,12 @@ def test_2000_idle_connections_leave_a_page_load_under_a_second(tmp_path):
                 connection.close()
 
 
-def test_1000_streams_that_stop_reading_keep_rss_under_300_mb(tmp_path):
+def test_1000_streams_that_stop_reading_keep_rss_under_300_mb(tmp_path, seeded_folder):
     """Each write broadcasts ever larger events to the 500 streams let in. The streams share each
     event's bytes, so the writes add little however the server's threads happen to interleave:
     when each stream held its own copy (up to the 64 MB budget, and glibc kept much of what was
     freed), RSS grew 23 to 146 MB over the writes and once reached 431 MB in all."""
-    server = WishlistServer(tmp_path / "data")
+    server = WishlistServer(tmp_path / "data", template=seeded_folder)
     with started_with_descriptor_limit(server, 20000, resource.getrlimit(resource.RLIMIT_NOFILE)[1]):
         request = (f"GET /events?topics={STREAM_TOPICS} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
                    "Accept: text/event-stream\r\n\r\n").encode()
@@ -105,10 +105,10 @@ def test_1000_streams_that_stop_reading_keep_rss_under_300_mb(tmp_path):
                 connection.close()
 
 
-def test_the_server_never_dies_when_descriptors_run_out(tmp_path):
+def test_the_server_never_dies_when_descriptors_run_out(tmp_path, seeded_folder):
     """1,024 descriptors in all, and two addresses open 1,100 connections: the per-address limit
     and the descriptors kept in reserve leave room for a page, a static file and a write."""
-    server = WishlistServer(tmp_path / "data")
+    server = WishlistServer(tmp_path / "data", template=seeded_folder)
     with started_with_descriptor_limit(server, 1024, 1024):
         assert urllib.request.urlopen(server.url + "/api/history", timeout=5).status == 200
         stream = socket.create_connection(("127.0.0.1", server.port), timeout=5)

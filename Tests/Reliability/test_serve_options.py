@@ -10,11 +10,10 @@ def visit(server, path):
         return response.status
 
 
-def test_requests_are_logged_only_with_access_log(tmp_path):
+def test_requests_are_logged_only_with_access_log(tmp_path, seeded_folder):
     for arguments, logged in (((), False), (("--access-log",), True)):
         data_dir = tmp_path / ("logged" if logged else "quiet") / "data"
-        data_dir.mkdir(parents=True)
-        server = WishlistServer(data_dir, arguments=arguments)
+        server = WishlistServer(data_dir, arguments=arguments, template=seeded_folder)
         server.start()
         try:
             assert visit(server, "/goals?from=access-log-test") == 200

@@ -4,6 +4,7 @@ and a pass with nothing new writes nothing."""
 
 import json
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -22,8 +23,9 @@ CLIENT = ROOT / "scripts" / "sync-client.py"
 class Wishlist:
     """One server and an API token for making the test's own changes (author token:editor)."""
 
-    def __init__(self, folder):
+    def __init__(self, folder, seeded_folder):
         self.data_dir = folder / "data"
+        shutil.copytree(seeded_folder, self.data_dir)
         self.sync_token = self.create_token("sync")
         self.editor_token = self.create_token("editor")
         self.server = WishlistServer(self.data_dir)
@@ -74,8 +76,8 @@ class Wishlist:
 
 
 @pytest.fixture
-def wishlists(tmp_path):
-    a, b = Wishlist(tmp_path / "a"), Wishlist(tmp_path / "b")
+def wishlists(tmp_path, seeded_folder):
+    a, b = Wishlist(tmp_path / "a", seeded_folder), Wishlist(tmp_path / "b", seeded_folder)
     yield a, b
     a.stop()
     b.stop()
