@@ -11,6 +11,8 @@ import time
 
 from conftest import Client, connect, database_problems, image_problems, rss_kilobytes
 
+# Long enough that the second half, whose memory growth is bounded below, starts after the
+# caches and thread stacks have warmed up (they do within the first few seconds).
 SECONDS = float(os.environ.get("LOAD_SECONDS", 20))
 WORKERS = 172          # page views, check-offs and new activities
 UPLOADERS = 4          # photo uploads (each one costs a thumbnail)
