@@ -4,6 +4,7 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <sys/random.h> /* getrandom, which Glibc's Swift module leaves out (tokens, HTTPServer) */
+#include <sys/epoll.h>  /* also left out: StreamDepartures watches waiting event streams with it */
 #include <microhttpd.h>
 
 /* Swift cannot call C variadic functions: these one-line wrappers fix the options it needs. */

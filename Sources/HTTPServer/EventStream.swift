@@ -181,6 +181,7 @@ public final class EventStream: Sendable {
             state.maxPendingBytes = maxPendingBytes
             budget.take(state.pendingCount)
         }
+        if let socket { StreamDepartures.shared.watch(self, socket: socket) }
     }
 
     /// The content reader: copies pending bytes, ends the stream when closing, or suspends
@@ -208,6 +209,7 @@ public final class EventStream: Sendable {
     /// The connection is gone: forget it and run the close handlers.
     func detach() {
         let handlers = state.withLock { state in
+            if let socket = state.socket { StreamDepartures.shared.forget(socket: socket) }
             state.connection = nil
             state.socket = nil
             state.isSuspended = false

@@ -46,6 +46,23 @@ import TestSupport
             == "id: 7event: x\nevent: badge\nretry: 3000\ndata: one\ndata: data: two\ndata: event: evil\ndata: three\n\n")
     }
 
+    /// A waiting stream's client that leaves is noticed at once, not at the next heartbeat: the
+    /// stream ends and no longer counts against its address's limit.
+    @Test func aClientThatLeavesEndsItsStreamAtOnce() throws {
+        let hub = Hub()
+        var configuration = Server.Configuration(threadCount: 2)
+        configuration.heartbeatInterval = 60
+        try withServer(configuration, handler: hub.handler) { server throws in
+            var client: SocketClient? = try Self.openStream(port: server.port)
+            #expect(hub.waitUntil { hub.count == 1 })
+            hub.broadcast(ServerSentEvent(id: "1", event: "update", data: "x"))
+            _ = try client?.readEvents(until: "\n\n")  // sent: the stream waits for the next event
+            client = nil
+            #expect(hub.waitUntil { hub.closed.load(ordering: .relaxed) == 1 })
+            #expect(server.eventStreams.isEmpty)
+        }
+    }
+
     @Test func eventSentFromAnotherThreadReachesTheClient() throws {
         let hub = Hub()
         try withServer(handler: hub.handler) { server throws in
