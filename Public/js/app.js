@@ -292,27 +292,75 @@ document.addEventListener("cancel", async (event) => {
 
 // ---------- Live updates over server-sent events ----------
 
-// Follows the page's topics; called again when the page shows other ones (search as you type).
-let liveSource = null;
-function followLive(topics, since) {
-  liveSource?.close();
-  liveSource = null;
-  if (!topics || !("EventSource" in window)) return;
-  const status = document.getElementById("live-status");
-  const source = new EventSource(`/events?topics=${encodeURIComponent(topics)}&since=${encodeURIComponent(since ?? "")}`);
-  source.addEventListener("open", () => { status.hidden = true; });
-  source.addEventListener("error", () => { status.hidden = false; });
-  source.addEventListener("fragment", (event) => {
-    const { target, html } = JSON.parse(event.data);
-    const before = new Set([...document.querySelectorAll(`#${CSS.escape(target)} [data-goal]`)].map((el) => el.dataset.goal));
-    const fresh = replaceElement(parseFragment(html));
-    if (fresh && target === "goals-achieved") {
-      for (const tile of fresh.querySelectorAll("[data-goal]")) {
-        if (!before.has(tile.dataset.goal)) tile.classList.add("is-new");
-      }
+// A browser opens at most six connections to a host: a stream per tab (and per page kept in the
+// back/forward cache) would leave none for the next page. So one SharedWorker (live-worker.js)
+// holds the browser's one stream and hands each tab its topics' fragments; without SharedWorker,
+// a tab holds a stream of its own only while it is shown. Either way a page leaving lets go,
+// and a stream opened again resumes after the last event the page applied (`since`).
+const live = { topics: "", since: "", channel: null };
+
+function applyFragment({ id, target, html }) {
+  if (Number(id) > Number(live.since)) live.since = String(id);
+  const before = new Set([...document.querySelectorAll(`#${CSS.escape(target)} [data-goal]`)].map((el) => el.dataset.goal));
+  const fresh = replaceElement(parseFragment(html));
+  if (fresh && target === "goals-achieved") {
+    for (const tile of fresh.querySelectorAll("[data-goal]")) {
+      if (!before.has(tile.dataset.goal)) tile.classList.add("is-new");
     }
-  });
-  liveSource = source;
+  }
 }
+
+function showConnected(connected) {
+  document.getElementById("live-status").hidden = connected;
+}
+
+// The browser's shared stream, through a port to the worker.
+function workerChannel() {
+  const port = new SharedWorker("/static/js/live-worker.js", { name: "wishlist-live" }).port;
+  port.onmessage = ({ data }) => (data.type === "fragment" ? applyFragment(data) : showConnected(data.connected));
+  const follow = () => port.postMessage({ type: "follow", topics: live.topics.split(" "), since: live.since, shown: !document.hidden });
+  follow();
+  return { follow, close: () => { port.postMessage({ type: "leave" }); port.close(); } };
+}
+
+// This tab's own stream, open while the tab is shown.
+function pageChannel() {
+  let source = null;
+  const close = () => { source?.close(); source = null; };
+  const follow = () => {
+    close();
+    if (document.hidden) return;
+    source = new EventSource(`/events?topics=${encodeURIComponent(live.topics)}&since=${encodeURIComponent(live.since)}`);
+    source.addEventListener("open", () => showConnected(true));
+    source.addEventListener("error", () => showConnected(false));
+    source.addEventListener("fragment", (event) => applyFragment({ id: event.lastEventId, ...JSON.parse(event.data) }));
+  };
+  follow();
+  return { follow, close };
+}
+
+// Follows the page's topics; called again when the page shows other ones (search as you type).
+function followLive(topics, since) {
+  live.topics = topics ?? "";
+  live.since = since ?? live.since;
+  if (!live.topics) {
+    live.channel?.close();
+    live.channel = null;
+  } else if (live.channel) {
+    live.channel.follow();
+  } else if ("SharedWorker" in window) {
+    live.channel = workerChannel();
+  } else if ("EventSource" in window) {
+    live.channel = pageChannel();
+  }
+}
+
+// A page going into the back/forward cache (or away) lets its stream go; shown again, it
+// catches up from the last event it applied. A tab shown or hidden follows again: its own stream
+// opens or closes, and the shared one puts the topics of shown tabs first should it have more
+// than one stream can follow.
+addEventListener("pagehide", () => { live.channel?.close(); live.channel = null; });
+addEventListener("pageshow", (event) => { if (event.persisted) followLive(live.topics); });
+document.addEventListener("visibilitychange", () => live.channel?.follow());
 
 followLive(document.body.dataset.liveTopics, document.body.dataset.liveSince);

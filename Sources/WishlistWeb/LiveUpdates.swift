@@ -4,12 +4,15 @@ import Persistence
 import Synchronization
 import WishlistCore
 
-/// The live-update hub: one SSE stream per browser tab (`/events?topics=…`), each topic backed
+/// The live-update hub: one SSE stream per browser (`/events?topics=…`; `live-worker.js` holds it
+/// for all the browser's tabs, or each visible tab its own where there is no SharedWorker), each topic backed
 /// by one `ResultsObserver` of its fragment's query, shared by every stream that follows it. A
 /// commit re-runs only the queries whose region (the tables their SQL reads) it touched; a
 /// fragment whose value really changed is rendered once and goes to all its subscribers.
 final class LiveUpdates: Sendable {
-    static let maxTopicsPerStream = 16
+    /// The topics of every tab of one browser share its stream: room for a few dozen tabs, while
+    /// each stream's subscriptions (one observer per distinct topic, shared) stay bounded.
+    static let maxTopicsPerStream = 64
     static let retryMilliseconds = 2_000
 
     private let store: WishlistStore
@@ -133,8 +136,10 @@ final class LiveUpdates: Sendable {
     }
 }
 
-/// What a browser receives: the element to replace and its new HTML.
+/// What a browser receives: the topic it follows (one stream serves every tab of a browser, each
+/// showing topics of its own), the element to replace and its new HTML.
 struct LiveFragment: Encodable, Sendable {
+    let topic: String
     let target: String
     let html: String
 }

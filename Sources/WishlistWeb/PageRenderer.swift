@@ -200,7 +200,8 @@ final class PageRenderer: Sendable {
     /// its record is gone.
     func liveFragment(_ topic: LiveTopic, showing value: any Equatable & Sendable) throws -> LiveFragment? {
         try fragments.drawn(topic, showing: value).map { drawn in
-            LiveFragment(target: drawn.elementID, html: String(decoding: drawn.body.filled(with: [[]]), as: UTF8.self))
+            LiveFragment(topic: topic.id, target: drawn.elementID,
+                         html: String(decoding: drawn.body.filled(with: [[]]), as: UTF8.self))
         }
     }
 

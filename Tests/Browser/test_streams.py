@@ -1,0 +1,138 @@
+"""Live updates never block the browser: one event stream per browser, however many tabs and
+pages in the back/forward cache it has. A browser opens at most six HTTP/1.1 connections to a
+host; with a stream per page, the seventh tab (or the sixth page walked in one tab) never loaded.
+
+The server counts streams in its access log (`--access-log`): a line `GET /events 200` when one
+opens and `END /events` when it closes, so the streams open at a moment are the first minus the
+second. A stream the browser replaces is closed a moment before the server notices, so each
+count is taken once the browser is idle: it must come down to one."""
+
+import re
+import time
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from conftest import WishlistServer, wait_until
+from test_live import achieved_names, live_connected
+from test_screens import check, open_trip
+
+TENTH_ACTIVITY = ("Surf Steamer Lane", "Surf at Pleasure Point")  # completing it earns "10 Activities"
+
+
+@pytest.fixture
+def logged_server(tmp_path, seeded_folder):
+    server = WishlistServer(tmp_path / "data", arguments=["--access-log"], template=seeded_folder)
+    server.start()
+    yield server
+    server.stop()
+
+
+def open_streams(server):
+    log = server.log.read_text()
+    return len(re.findall(r"^GET /events 200 ", log, re.M)) - len(re.findall(r"^END /events ", log, re.M))
+
+
+def settles_to_one_stream(server):
+    deadline = time.monotonic() + 3
+    while open_streams(server) > 1 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return open_streams(server)
+
+
+def timed_get(driver, url):
+    started = time.monotonic()
+    driver.get(url)
+    return time.monotonic() - started
+
+
+def test_twenty_tabs_all_load_and_the_goals_tabs_update_live(logged_server, browser):
+    """The issue's numbers: 20 tabs, 5 of them on Goals, a check-off in another."""
+    server = logged_server
+    others = ["/", "/trips", "/map", "/trips?group=destination"] + [f"/trips/{n}" for n in range(1, 12)]
+    paths = [others.pop(0) if index % 4 else "/goals" for index in range(19)]
+    goals_tabs, slowest = [], 0
+    for index, path in enumerate(paths):
+        if index:
+            browser.switch_to.new_window("tab")
+        slowest = max(slowest, timed_get(browser, server.url + path))
+        if path == "/goals":
+            goals_tabs.append(browser.current_window_handle)
+    assert len(goals_tabs) == 5
+    browser.switch_to.window(goals_tabs[0])
+    live_connected(browser)
+    assert "10 Activities" not in achieved_names(browser)
+    browser.switch_to.new_window("tab")  # the 20th
+    trip, activity = TENTH_ACTIVITY
+    started = time.monotonic()
+    open_trip(browser, server, trip)
+    slowest = max(slowest, time.monotonic() - started)
+    assert slowest < 1, f"the slowest of 20 tabs took {slowest:.1f} s to load"
+    assert settles_to_one_stream(server) == 1
+    check(browser, activity)
+    for handle in goals_tabs:
+        browser.switch_to.window(handle)
+        wait_until(browser, lambda d: "10 Activities" in achieved_names(d), timeout=1)
+    assert settles_to_one_stream(server) == 1
+
+
+def test_one_tab_walks_forty_pages_back_and_forward_without_waiting(logged_server, browser):
+    """Every screen, then back and forward through them: each page kept in the back/forward
+    cache let its stream go, so no navigation waits for a connection."""
+    server = logged_server
+    screens = ["/", "/trips/1", "/goals", "/trips", "/map", "/trips/2", "/search?q=kyoto", "/collections/summerVibes",
+               "/trips?group=destination", "/trips/3", "/data", "/trips/new"]
+    slowest, restored = 0, 0
+    for path in screens * 2:
+        slowest = max(slowest, timed_get(browser, server.url + path))
+        browser.execute_script("window.__walked = true")  # survives only in the back/forward cache
+    for step in range(16):
+        started = time.monotonic()
+        browser.back() if step < 8 else browser.forward()
+        slowest = max(slowest, time.monotonic() - started)
+        restored += browser.execute_script("return window.__walked === true")
+    assert restored >= 8, "pages did not come from the back/forward cache, which this test is about"
+    assert slowest < 1, f"the slowest of 40 navigations took {slowest:.1f} s"
+    assert settles_to_one_stream(server) <= 1  # the last page, New Trip, follows nothing
+
+
+def test_two_browsers_each_update_live(logged_server, browser, second_browser):
+    server = logged_server
+    for driver in (browser, second_browser):
+        driver.get(server.url + "/goals")
+        live_connected(driver)
+    editor = browser
+    editor.switch_to.new_window("tab")
+    trip, activity = TENTH_ACTIVITY
+    open_trip(editor, server, trip)
+    check(editor, activity)
+    second_browser_sees = lambda d: "10 Activities" in achieved_names(d)
+    wait_until(second_browser, second_browser_sees, timeout=1)
+    editor.switch_to.window(editor.window_handles[0])
+    wait_until(editor, second_browser_sees, timeout=1)
+    deadline = time.monotonic() + 3
+    while open_streams(server) > 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert open_streams(server) == 2
+
+
+def test_without_shared_workers_a_page_lets_its_stream_go_when_it_leaves(logged_server, browser, second_browser):
+    """The fallback, a stream per page: a page kept in the back/forward cache closes it, and
+    shown again it catches up with what changed meanwhile."""
+    server = logged_server
+    browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": "delete window.SharedWorker"})
+    browser.get(server.url + "/goals")
+    live_connected(browser)
+    browser.execute_script("window.__kept = true")
+    for path in ("/trips", "/map", "/", "/trips/2", "/goals", "/trips/3"):
+        assert timed_get(browser, server.url + path) < 1
+    assert settles_to_one_stream(server) == 1
+    trip, activity = TENTH_ACTIVITY
+    open_trip(second_browser, server, trip)
+    check(second_browser, activity)
+    for _ in range(8):
+        browser.back()
+        if browser.execute_script("return window.__kept === true"):
+            break
+    assert browser.current_url.endswith("/goals")
+    wait_until(browser, lambda d: "10 Activities" in achieved_names(d), timeout=1)
