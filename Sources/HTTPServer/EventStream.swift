@@ -209,7 +209,7 @@ public final class EventStream: Sendable {
     /// The connection is gone: forget it and run the close handlers.
     func detach() {
         let handlers = state.withLock { state in
-            if let socket = state.socket { StreamDepartures.shared.forget(socket: socket) }
+            if state.socket != nil { StreamDepartures.shared.forget(self) }
             state.connection = nil
             state.socket = nil
             state.isSuspended = false

@@ -13,8 +13,14 @@ final class StreamDepartures: Sendable {
     static let shared = StreamDepartures()
 
     private let epoll: Int32
-    /// The stream on each watched socket.
-    private let streams = Mutex<[Int32: EventStream]>([:])
+    private struct Watched {
+        var streams: [UInt64: (stream: EventStream, socket: Int32)] = [:]
+        var keyByStream: [ObjectIdentifier: UInt64] = [:]
+        /// Keys are never reused: an event read just before its socket was closed and its number
+        /// given to another stream's connection must not close that stream.
+        var nextKey: UInt64 = 0
+    }
+    private let watched = Mutex(Watched())
 
     private init() {
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
@@ -29,7 +35,12 @@ final class StreamDepartures: Sendable {
         while true {
             let count = epoll_wait(epoll, &events, Int32(events.count), -1)
             for event in events.prefix(max(0, Int(count))) {
-                streams.withLock { $0.removeValue(forKey: event.data.fd) }?.close()
+                let departed = watched.withLock { watched -> EventStream? in
+                    guard let entry = watched.streams.removeValue(forKey: event.data.u64) else { return nil }
+                    watched.keyByStream[ObjectIdentifier(entry.stream)] = nil
+                    return entry.stream
+                }
+                departed?.close()
             }
         }
     }
@@ -37,16 +48,24 @@ final class StreamDepartures: Sendable {
     /// Closes `stream` as soon as its client closes `socket` (once).
     func watch(_ stream: EventStream, socket: Int32) {
         guard epoll >= 0 else { return }
-        streams.withLock { $0[socket] = stream }
+        let key = watched.withLock { watched in
+            defer { watched.nextKey += 1 }
+            watched.streams[watched.nextKey] = (stream, socket)
+            watched.keyByStream[ObjectIdentifier(stream)] = watched.nextKey
+            return watched.nextKey
+        }
         var event = epoll_event()
         event.events = EPOLLRDHUP.rawValue | EPOLLIN.rawValue | EPOLLONESHOT.rawValue
-        event.data.fd = socket
-        if epoll_ctl(epoll, EPOLL_CTL_ADD, socket, &event) != 0 { forget(socket: socket) }
+        event.data.u64 = key
+        if epoll_ctl(epoll, EPOLL_CTL_ADD, socket, &event) != 0 { forget(stream) }
     }
 
-    /// Stops watching `socket`, before its connection closes it.
-    func forget(socket: Int32) {
-        guard epoll >= 0, streams.withLock({ $0.removeValue(forKey: socket) }) != nil else { return }
-        epoll_ctl(epoll, EPOLL_CTL_DEL, socket, nil)
+    /// Stops watching `stream`'s socket, before its connection closes it.
+    func forget(_ stream: EventStream) {
+        let socket = watched.withLock { watched -> Int32? in
+            guard let key = watched.keyByStream.removeValue(forKey: ObjectIdentifier(stream)) else { return nil }
+            return watched.streams.removeValue(forKey: key)?.socket
+        }
+        if let socket { epoll_ctl(epoll, EPOLL_CTL_DEL, socket, nil) }
     }
 }

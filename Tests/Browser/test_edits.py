@@ -196,7 +196,9 @@ def delete_in_another_window(driver, server, trip, activity):
 
 
 def test_a_stale_check_off_is_an_alert_that_keeps_the_page(server, browser, second_browser):
-    # The live connection is down (blocked), so this window still shows the deleted activity.
+    # The live connection is down (blocked), so this window still shows the deleted activity. Its
+    # page holds a stream of its own (no SharedWorker), which the tab's blocked URLs apply to.
+    browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": "delete window.SharedWorker"})
     browser.execute_cdp_cmd("Network.enable", {})
     browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/events*"]})
     open_edit_mode(browser, server, "Japan Mystique")
