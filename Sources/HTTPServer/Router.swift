@@ -10,12 +10,15 @@ public struct Router: Sendable {
         let pattern: String
         let segments: [Segment]
         let handler: Handler
+        /// A page a person may open from a link or bookmark on another site (`page(_:_:)`).
+        let isPage: Bool
 
-        init(method: HTTPMethod, pattern: String, segments: [Segment], handler: @escaping Handler) {
+        init(method: HTTPMethod, pattern: String, segments: [Segment], handler: @escaping Handler, isPage: Bool) {
             self.method = method
             self.pattern = pattern
             self.segments = segments
             self.handler = handler
+            self.isPage = isPage
         }
     }
 
@@ -51,10 +54,14 @@ public struct Router: Sendable {
     }
 
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler) {
+        add(method, pattern, handler, isPage: false)
+    }
+
+    private mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler, isPage: Bool) {
         let segments = pattern.pathSegments.map { part -> Segment in
             part.hasPrefix(":") ? .parameter(String(part.dropFirst())) : .literal(String(part))
         }
-        let route = Route(method: method, pattern: pattern, segments: segments, handler: handler)
+        let route = Route(method: method, pattern: pattern, segments: segments, handler: handler, isPage: isPage)
         while tableBySegmentCount.count <= segments.count { tableBySegmentCount.append([]) }
         var sameLength = tableBySegmentCount[segments.count]
         if let clash = sameLength.first(where: { $0.method == method && zip($0.segments, segments).allSatisfy { $0.hasShape(of: $1) } }) {
@@ -74,7 +81,10 @@ public struct Router: Sendable {
         return false
     }
 
+    /// A GET route this site's own pages and scripts use: not for other sites (see `isPage`).
     public mutating func get(_ pattern: String, _ handler: @escaping Handler) { add(.get, pattern, handler) }
+    /// A GET route of a page a person may open from anywhere: a link or bookmark elsewhere.
+    public mutating func page(_ pattern: String, _ handler: @escaping Handler) { add(.get, pattern, handler, isPage: true) }
     public mutating func post(_ pattern: String, _ handler: @escaping Handler) { add(.post, pattern, handler) }
     public mutating func put(_ pattern: String, _ handler: @escaping Handler) { add(.put, pattern, handler) }
     public mutating func patch(_ pattern: String, _ handler: @escaping Handler) { add(.patch, pattern, handler) }
@@ -105,6 +115,15 @@ public struct Router: Sendable {
         let allow = HTTPMethod.allCases.filter(allowed.contains).map(\.rawValue).joined(separator: ", ")
         throw HTTPError(.methodNotAllowed, "This address does not accept \(method.rawValue).",
                         headers: ["Allow": allow])
+    }
+
+    /// Whether `path` is a page's (`page(_:_:)`): everything else answers only this site's own
+    /// pages (`CrossSiteReadProtection`), so a route added later is protected unless it says otherwise.
+    public func isPage(_ path: String) -> Bool {
+        let pathSegments = path.pathSegments
+        guard pathSegments.count < tableBySegmentCount.count else { return false }
+        return tableBySegmentCount[pathSegments.count]
+            .first { $0.method == .get && Self.matches($0.segments, pathSegments) }?.isPage ?? false
     }
 
     private static func effectiveMethod(of request: Request) -> HTTPMethod {

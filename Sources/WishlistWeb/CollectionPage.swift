@@ -7,7 +7,7 @@ struct CollectionPage {
     let app: WishlistApp
 
     func register(on router: inout Router) {
-        router.get("/collections/:collection") { request in
+        router.page("/collections/:collection") { request in
             guard let collection = request.parameters["collection"].flatMap(TripCollection.init(rawValue:)) else {
                 throw HTTPError(.notFound, "There is no such collection. The four are Spring Escapes, Summer Vibes, Fall Getaways and Winter Retreats.")
             }

@@ -28,7 +28,7 @@ struct DataPage {
     }
 
     func register(on router: inout Router) {
-        router.get("/data") { request in try page(for: request) }
+        router.page("/data") { request in try page(for: request) }
         router.get("/data/export") { request in try export(request) }
         router.post("/data/import") { request in try stage(request) }
         router.post("/data/import/:id/confirm") { request in try confirm(request) }

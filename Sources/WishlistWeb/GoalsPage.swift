@@ -9,7 +9,7 @@ struct GoalsPage {
     static let topics: [LiveTopic] = [.achievedGoals, .upcomingGoals]
 
     func register(on router: inout Router) {
-        router.get("/goals") { request in try app.pages.cached(request, read: Self.read, draw: { try draw(request, $0) }) }
+        router.page("/goals") { request in try app.pages.cached(request, read: Self.read, draw: { try draw(request, $0) }) }
     }
 
     /// The achieved goals and the upcoming ones, read in one snapshot.

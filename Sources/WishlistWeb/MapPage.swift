@@ -12,7 +12,7 @@ struct MapPage {
 
     func register(on router: inout Router) {
         let map = MapFragment()
-        router.get("/map") { request in
+        router.page("/map") { request in
             try app.pages.cached(request, read: { try $0.fetch(map.query) }) { positions in
                 var fragments = app.pages.fragmentPlaces()
                 let context = ["map": try fragments.place(.map, showing: positions)]

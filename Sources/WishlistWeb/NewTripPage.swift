@@ -7,7 +7,7 @@ struct NewTripPage {
     let app: WishlistApp
 
     func register(on router: inout Router) {
-        router.get("/trips/new") { request in
+        router.page("/trips/new") { request in
             let collection = try app.store.read { try TripForm.newTripCollection(asked: request.query["collection"], in: $0) }
             return try render(TripForm(newIn: collection), for: request, status: .ok)
         }

@@ -17,7 +17,7 @@ struct SearchPage {
     static let maxPages = SearchResults.matchPool / pageSize
 
     func register(on router: inout Router) {
-        router.get("/search") { request in
+        router.page("/search") { request in
             let query = try SearchQuery(request.query["q"])
             let results = SearchResultsFragment(text: query.text,
                                                 shown: ShownPages(trips: request.query["trips"], activities: request.query["activities"]))

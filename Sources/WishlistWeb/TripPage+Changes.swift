@@ -6,12 +6,12 @@ import WishlistCore
 extension TripPage {
     func registerChanges(on router: inout Router) {
         router.post("/trips/:id") { request in try update(request) }
-        router.get("/trips/:id/delete") { request in try confirmDelete(request) }
+        router.page("/trips/:id/delete") { request in try confirmDelete(request) }
         router.post("/trips/:id/delete") { request in try delete(request) }
         router.post("/trips/:id/activities") { request in try addActivity(request) }
         router.post("/activities/:id") { request in try renameActivity(request) }
         router.post("/activities/:id/complete") { request in try completeActivity(request) }
-        router.get("/activities/:id/delete") { request in try confirmDeleteActivity(request) }
+        router.page("/activities/:id/delete") { request in try confirmDeleteActivity(request) }
         router.post("/activities/:id/delete") { request in try deleteActivity(request) }
         router.post("/preferences/activity-sort") { request in try setSortOrder(request) }
     }

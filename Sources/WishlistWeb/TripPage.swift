@@ -10,7 +10,7 @@ struct TripPage {
     let app: WishlistApp
 
     func register(on router: inout Router) {
-        router.get("/trips/:id") { request in
+        router.page("/trips/:id") { request in
             let id = try RecordID(request.parameters["id"], entity: "trip").value
             return try app.pages.cached(request, read: { try read(request, tripID: id, $0) }, draw: { try draw(request, tripID: id, $0) })
         }

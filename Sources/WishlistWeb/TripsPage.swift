@@ -10,7 +10,7 @@ struct TripsPage {
     let app: WishlistApp
 
     func register(on router: inout Router) {
-        router.get("/trips") { request in
+        router.page("/trips") { request in
             let grouped = request.query["group"] == "destination"
             let topic: LiveTopic = grouped
                 ? .tripsByDestination(after: request.query["after"].flatMap { $0.isEmpty ? nil : $0 })

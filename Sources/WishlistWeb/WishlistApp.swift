@@ -62,7 +62,7 @@ public final class WishlistApp: Sendable {
         DataPage(app: self).register(on: &router)
         live.register(on: &router)
         // Browsers ask for it whatever the page links; the icon is an SVG among the static files.
-        router.get("/favicon.ico") { _ in .redirect(to: "/static/images/favicon.svg") }
+        router.page("/favicon.ico") { _ in .redirect(to: "/static/images/favicon.svg") }
         return router
     }
 
@@ -71,14 +71,15 @@ public final class WishlistApp: Sendable {
     /// With a password, only the login page and static files are served without a session.
     /// Errors of the screens become pages innermost, with the viewer's CSRF token and session
     /// (so Sign Out works from them); the middleware's own refusals reach the server's page.
-    /// What only this site's own pages may read (the JSON API and history feed, the live events,
-    /// the photos); the HTML screens stay reachable from links and bookmarks.
-    static let dataPaths = ["/api", "/events", "/places", "/trips/*/photo", "/trips/*/thumbnail"]
 
     public func makeResponder() throws -> Handler {
+        let router = makeRouter()
+        let loginPath = configuration.passwordOptions.loginPath
         var middleware: [any Middleware] = [
             SecurityHeaders(),
-            CrossSiteReadProtection(paths: Self.dataPaths),
+            // Only the screens open from links elsewhere: the API, the feed, live events, photos,
+            // exports and the static files answer this site's own pages alone.
+            CrossSiteReadProtection(openPages: { path in router.isPage(path) || path == loginPath }),
             try StaticFiles(root: configuration.resourcesDirectory.appendingPathComponent("Public").path, prefix: "/static/"),
             bearerAuthentication,
             CSRFProtection(),
@@ -89,7 +90,6 @@ public final class WishlistApp: Sendable {
                                                  loginPage: loginPage.render))
         }
         middleware.append(ErrorPages(render: errorPage(status:message:request:)))
-        let router = makeRouter()
         return chain(middleware, to: router.respond(to:))
     }
 

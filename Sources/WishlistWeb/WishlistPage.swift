@@ -18,7 +18,7 @@ struct WishlistPage {
     }
 
     func register(on router: inout Router) {
-        router.get("/") { request in try app.pages.cached(request, read: { try read(request, $0) }, draw: { try draw(request, $0) }) }
+        router.page("/") { request in try app.pages.cached(request, read: { try read(request, $0) }, draw: { try draw(request, $0) }) }
     }
 
     func read(_ request: Request, _ snapshot: WishlistSnapshot) throws -> Shown {

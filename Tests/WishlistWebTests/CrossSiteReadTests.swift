@@ -6,9 +6,12 @@ import Testing
 /// Data other sites must not read (JSON API, history feed, live events, photos) refuses requests
 /// the browser flags as cross-site and is marked same-origin; the HTML screens stay open to links.
 @Suite struct CrossSiteReadTests {
-    /// One address of each family `WishlistApp.dataPaths` protects; a photo of a trip without one is a 404.
+    /// One address of each family of routes that are not pages; a photo of a trip without one is
+    /// a 404. An export or an original photo requested from another site (an `<img>` there) wrote
+    /// a zip of every photo, or showed where a photo was taken.
     static let dataTargets = ["/api/trips", "/api/history?limit=1", "/api/history/stream", "/events?topics=goals-achieved",
-                              "/trips/1/photo", "/trips/1/thumbnail"]
+                              "/trips/1/photo/large", "/trips/1/thumbnail", "/trips/1/original", "/data/export",
+                              "/places?q=kyoto", "/static/css/app.css"]
     static let streams: Set = ["/api/history/stream", "/events?topics=goals-achieved"]
 
     @Test func dataRefusesOtherSites() throws {
@@ -41,6 +44,20 @@ import Testing
                 #expect(policy == "same-origin", "\(target) \(headers)")
             }
         }
+    }
+
+    /// Every GET route the app registers is a page or refused to other sites: none is missed.
+    @Test func everyRouteIsAPageOrProtected() throws {
+        let harness = try AppHarness()
+        defer { harness.stop() }
+        let router = harness.app.makeRouter()
+        let pages = router.routes.filter { $0.method == .get }.map(\.pattern).filter { router.isPage($0) }
+        #expect(Set(pages) == ["/", "/goals", "/trips", "/trips/new", "/trips/:id", "/trips/:id/delete", "/activities/:id/delete",
+                               "/collections/:collection", "/map", "/search", "/data", "/favicon.ico"])
+        let downloads = harness.directory + "/.downloads"
+        let reply = try harness.client.get("/data/export", headers: ["Sec-Fetch-Site": "cross-site"])
+        #expect(reply.status == 403)
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: downloads))?.isEmpty ?? true, "nothing written")
     }
 
     /// A link from another site or a bookmark (`none`) still opens the screens.
