@@ -168,6 +168,13 @@ import TestSupport
         #expect(problem(TripDraft(name: String(repeating: "a", count: 201), collection: .summerVibes))
                 == ValidationError(field: "name", message: "Keep the title under 200 characters."))
         #expect(problem(TripDraft(name: "Two\nlines", collection: .summerVibes))?.field == "name")
+        // One character of 200,000 combining marks is 400 KB: too long, however it is counted.
+        #expect(problem(TripDraft(name: "a" + String(repeating: "\u{301}", count: 200_000), collection: .summerVibes))
+                == ValidationError(field: "name", message: "Keep the title under 200 characters."))
+        #expect(problem(TripDraft(name: String(repeating: "é", count: 200), collection: .summerVibes)) == nil)
+        for blank in ["\u{3164}", " \u{3164}\u{3164} ", "\u{115F}\u{1160}", "\u{FFA0}", "\u{2800}"] {
+            #expect(problem(TripDraft(name: blank, collection: .summerVibes)) == ValidationError(field: "name", message: "Enter a trip title."))
+        }
         #expect(problem(TripDraft(name: "Rome", collection: nil)) == ValidationError(field: "collection", message: "Choose one of the four collections."))
         #expect(problem(TripDraft(name: "Rome", subtitle: String(repeating: "b", count: 300), collection: .summerVibes))?.field == "subtitle")
         #expect(problem(TripDraft(name: String(repeating: "a", count: 200), subtitle: "  ", collection: .summerVibes)) == nil)
@@ -178,7 +185,7 @@ import TestSupport
         #expect(throws: ValidationError(field: "name", message: "Enter an activity name.")) {
             try test.store.addActivity(tripID: tripID, name: "\t")
         }
-        #expect(try test.count("SELECT count(*) FROM Trip") == 14)
+        #expect(try test.count("SELECT count(*) FROM Trip") == 15)
     }
 
     @Test func invisibleAndTextDirectionCharactersAreRefused() throws {

@@ -23,10 +23,14 @@ enum TextProblem: Error, Equatable {
     case invisibleCharacters
 }
 
-/// The rules for names and subtitles: trimmed, at most 200 characters, no control characters
-/// (line breaks included: every such text is shown on one line) and no invisible ones.
+/// The rules for names and subtitles: trimmed, at most 200 characters and 800 bytes, no control
+/// characters (line breaks included: every such text is shown on one line) and no invisible ones.
+/// Every way in (forms, the API, imports and so sync) goes through `check`.
 enum TextRules {
     static let maximumLength = 200
+    /// One character may hold any number of combining marks: counted alone, a 200-character
+    /// name could be megabytes. 800 bytes leave room for 200 characters of any script.
+    static let maximumBytes = 800
 
     /// The trimmed text, or the problem that keeps it from being stored.
     static func check(_ text: String) -> Result<String, TextProblem> {
@@ -41,13 +45,21 @@ enum TextRules {
             return trimmed.utf8.count > maximumLength ? .failure(.tooLong(limit: maximumLength)) : .success(String(trimmed))
         }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.isEmpty { return .failure(.empty) }
-        if trimmed.count > maximumLength { return .failure(.tooLong(limit: maximumLength)) }
+        if isBlank(trimmed) { return .failure(.empty) }
+        if trimmed.utf8.count > maximumBytes || trimmed.count > maximumLength { return .failure(.tooLong(limit: maximumLength)) }
         if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             return .failure(.controlCharacters)
         }
         if trimmed.unicodeScalars.contains(where: isInvisible) { return .failure(.invisibleCharacters) }
         return .success(trimmed)
+    }
+
+    /// Letters that show as nothing (the Hangul fillers, the blank Braille pattern): a name of
+    /// them alone is blank, as one of spaces is.
+    private static let blankLetters: Set<Unicode.Scalar> = ["\u{115F}", "\u{1160}", "\u{3164}", "\u{FFA0}", "\u{2800}"]
+
+    static func isBlank(_ text: some StringProtocol) -> Bool {
+        text.unicodeScalars.allSatisfy { $0.properties.isWhitespace || blankLetters.contains($0) }
     }
 
     /// The zero-width joiners stay allowed: emoji sequences, Persian and Indic scripts need them.
@@ -77,7 +89,7 @@ enum TextRules {
 
     /// An optional text of a form: blank becomes nil.
     static func optional(_ text: String?, field: String, noun: String) throws(ValidationError) -> String? {
-        guard let text, !text.allSatisfy(\.isWhitespace) else { return nil }
+        guard let text, !isBlank(text) else { return nil }
         return try required(text, field: field, noun: noun, emptyMessage: "")
     }
 }
