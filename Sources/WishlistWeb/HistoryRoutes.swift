@@ -32,12 +32,27 @@ struct HistoryRoutes {
         try Self.refuseUnknownCursor(after, in: app.store.database)
         let stream = EventStream()
         stream.send(ServerSentEvent(event: "ready", data: "", retry: LiveUpdates.retryMilliseconds))
-        let pump = HistoryPump(database: app.store.database, filter: filter, after: after, stream: stream)
+        // A stream opened with a token ends when the token is revoked (here or by `wishlist token
+        // revoke`): checked before each page it sends, and a change to the tokens wakes it.
+        let store = app.store, tokenName = request.bearerTokenName
+        let isAllowed: @Sendable () -> Bool = {
+            tokenName.map { name in (try? store.fetch(WishlistStore.apiTokenExists(name: name))) ?? false } ?? true
+        }
+        let pump = HistoryPump(database: app.store.database, filter: filter, after: after, stream: stream, isAllowed: isAllowed)
         let observer = try HistoryObserver(database: app.store.database, authors: filter.authors, entities: filter.entities)
         // The observer only says "something matching was committed"; the pump fetches what.
         let subscription = observer.subscribe { _, _ in pump.sendNewChanges() }
         pump.sendNewChanges()
-        stream.onClose { withExtendedLifetime(observer) { subscription.cancel() } }
+        let token = try tokenName.map { name in
+            let valid = try app.store.observe(WishlistStore.apiTokenExists(name: name))
+            return (valid, valid.subscribe { _, _ in pump.sendNewChanges() })
+        }
+        stream.onClose {
+            withExtendedLifetime((observer, token?.0)) {
+                subscription.cancel()
+                token?.1.cancel()
+            }
+        }
         return .eventStream(stream)
     }
 
@@ -122,11 +137,15 @@ private final class HistoryPump: Sendable {
     private let filter: HistoryFilter
     private let stream: EventStream
     private let cursor: Mutex<HistoryCursor>
+    /// False once the stream may send no more (its token was revoked): it is closed instead.
+    private let isAllowed: @Sendable () -> Bool
 
-    init(database: Database, filter: HistoryFilter, after: HistoryCursor, stream: EventStream) {
+    init(database: Database, filter: HistoryFilter, after: HistoryCursor, stream: EventStream,
+         isAllowed: @escaping @Sendable () -> Bool) {
         self.database = database
         self.filter = filter
         self.stream = stream
+        self.isAllowed = isAllowed
         cursor = Mutex(after)
     }
 
@@ -136,6 +155,10 @@ private final class HistoryPump: Sendable {
             // smaller), so a reader catching up on a huge import is paced, never dropped for its size;
             // one that stops reading still overflows its buffer and comes back with Last-Event-ID.
             while !stream.isClosed, stream.pendingByteCount < stream.maxPendingBytes / 2 {
+                guard isAllowed() else {
+                    stream.close()
+                    return
+                }
                 guard let page = try? filter.page(from: database, after: cursor, limit: HistoryRoutes.maxPageSize) else { return }
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys]

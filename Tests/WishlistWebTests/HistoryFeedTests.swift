@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import Testing
 import TestSupport
 import WishlistCore
@@ -149,6 +150,24 @@ import WishlistCore
         let next = try stream.nextEvent(named: "transaction")
         #expect(next.id == String(before + 3))
         #expect(try next.json()["author"] as? String == WishlistStore.appAuthor)
+    }
+
+    /// A token revoked while a script follows the history with it: the stream ends at once.
+    @Test func revokingATokenEndsItsStreams() throws {
+        let server = try LiveServer()
+        defer { server.stop() }
+        let secret = try BearerToken.make()
+        _ = try server.store.addAPIToken(name: "mirror", secretHash: BearerToken.hash(secret))
+        let stream = try SocketClient.openEvents("/api/history/stream?after=0", port: server.port,
+                                                 headers: ["Authorization": "Bearer \(secret)"], timeoutSeconds: 5)
+        _ = try stream.nextEvent(named: "transaction")
+        try server.store.revokeAPIToken(name: "mirror")
+        try server.store.setActivityComplete(id: try server.activity(named: AppHarness.tenthActivity).id, true)
+        let checkOff = try server.store.database.latestHistoryToken()
+        // What is left, then the end; a stream still open would time out after 5 s instead.
+        let end = #expect(throws: (any Error).self) { while true { _ = try stream.nextEvent() } }
+        #expect("\(end.map { "\($0)" } ?? "")".contains("stream ended"))
+        #expect(!stream.streamReceived.contains("id: \(checkOff)\n"), "no change after the revoke")
     }
 
     @Test func aReconnectingStreamResumesFromLastEventID() throws {

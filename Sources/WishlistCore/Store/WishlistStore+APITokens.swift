@@ -49,7 +49,14 @@ extension WishlistStore {
         }
     }
 
-    /// Deletes the token: requests with it are refused from now on.
+    /// Whether a token called `name` is still valid, to observe: a revoke by another process too.
+    public static func apiTokenExists(name: String) -> WishlistQuery<Bool> {
+        WishlistQuery { connection in
+            try connection.fetchScalar(Int.self, "SELECT count(*) FROM APIToken WHERE name = ?", [name]) == 1
+        }
+    }
+
+    /// Deletes the token: requests with it are refused from now on, and its open history streams end.
     public func revokeAPIToken(name: String) throws {
         try database.write(author: Self.appAuthor) { connection in
             try connection.execute("DELETE FROM APIToken WHERE name = ?", [name])
