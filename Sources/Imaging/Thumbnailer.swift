@@ -90,7 +90,7 @@ public struct Thumbnailer: Sendable {
         precondition(maxSide > 0 && (1...100).contains(quality), "maxSide must be positive and quality 1–100")
         defer { Imaging.releaseThreadResources() }
         return try decoding(image) {
-            try encode(try Self.upright(image, maxSide: maxSide), as: format, quality: Int32(quality))
+            try encode(try Self.decodedUpright(image, maxSide: maxSide), as: format, quality: Int32(quality))
         }
     }
 
@@ -103,11 +103,7 @@ public struct Thumbnailer: Sendable {
         defer { Imaging.releaseThreadResources() }
         let sides = maxSides.sorted(by: >)
         return try decoding(image) {
-            let streamed = try Self.upright(image, maxSide: sides[0])
-            guard let decoded = vips_image_copy_memory(streamed.pointer) else {
-                throw ImagingError.processingFailed(VipsError.takeMessage())
-            }
-            let largest = VipsImageRef(owning: decoded)
+            let largest = try Self.decodedUpright(image, maxSide: sides[0])
             return try sides.map { side in
                 let fitted = side == sides[0] ? largest : try VipsImageRef.make {
                     shim_vips_thumbnail_image(largest.pointer, $0, Int32(side), Int32(side))
@@ -117,18 +113,23 @@ public struct Thumbnailer: Sendable {
         }
     }
 
-    /// The picture shrunk on load to fit `maxSide`, upright, in sRGB, without metadata. Lazy:
-    /// pixels are decoded when it is encoded or copied to memory.
-    private static func upright(_ image: ImageInfo, maxSide: Int) throws -> VipsImageRef {
+    /// The picture shrunk on load to fit `maxSide`, upright, in sRGB, without metadata, decoded
+    /// into memory. Decoding here rather than inside a save matters: libvips 8.14's WebP save
+    /// keeps the whole decode buffer of a source that fails mid-save (a cut-off interlaced PNG
+    /// leaked ~190 MB an upload); a failed copy to memory frees it.
+    private static func decodedUpright(_ image: ImageInfo, maxSide: Int) throws -> VipsImageRef {
         // fail_on=error: a truncated or damaged file is refused instead of coming out with grey areas.
-        try VipsImageRef.make {
+        let streamed = try VipsImageRef.make {
             shim_vips_thumbnail(image.path, $0, Int32(maxSide), Int32(maxSide), VIPS_SIZE_DOWN, VIPS_FAIL_ON_ERROR)
         }.convertedToSRGB().withoutMetadata()
+        guard let decoded = vips_image_copy_memory(streamed.pointer) else {
+            throw ImagingError.processingFailed(VipsError.takeMessage())
+        }
+        return VipsImageRef(owning: decoded)
     }
 
-    /// Runs a pipeline that decodes `image`, through the gate when it is heavy. The pipeline
-    /// runs while encoding, so decoding errors surface there; encoding pixels libvips accepted
-    /// does not fail by itself, so a failure there means a damaged file.
+    /// Runs a pipeline that decodes `image`, through the gate when it is heavy. Processing pixels
+    /// libvips accepted does not fail by itself, so a failure here means a damaged file.
     private func decoding<Value>(_ image: ImageInfo, _ work: () throws -> Value) throws -> Value {
         do {
             return try gate.run(heavy: limits.isHeavy(image), work)

@@ -115,6 +115,21 @@ import Testing
         }
     }
 
+    /// A cut-off interlaced PNG fails only while its pixels are decoded, for every output format
+    /// (the WebP save is where libvips 8.14 leaked such a decode; test_decode_budget.py measures it).
+    @Test(arguments: [OutputFormat.jpeg, .webp])
+    func cutOffInterlacedPNGIsRefusedAsCorrupt(format: OutputFormat) throws {
+        let whole = try fixtures.save(fixtures.markedImage(width: 900, height: 600), as: "whole.png[interlace=true,compression=0]")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: whole)))
+        let path = try fixtures.write(Array(bytes.prefix(bytes.count / 2)), as: "cut-off-\(format).png")
+        do {
+            _ = try thumbnailer.thumbnail(path: path, format: format)
+            Issue.record("a cut-off PNG made a thumbnail")
+        } catch {
+            guard case .corrupt = error as? ImagingError else { Issue.record("expected .corrupt, got \(error)"); return }
+        }
+    }
+
     @Test func warningsOfSuccessfulDecodesDoNotPileUpInTheErrorBuffer() throws {
         // Zeros over part of the scan data: libjpeg warns ("Corrupt JPEG data") and decodes.
         var damaged = try fixtures.photo(width: 600, height: 400)
