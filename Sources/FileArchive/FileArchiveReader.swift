@@ -7,11 +7,21 @@ public struct FileArchiveLimits: Sendable, Equatable {
     public var maxEntries: Int
     public var maxEntryBytes: Int64
     public var maxTotalBytes: Int64
+    /// The most content one byte of the archive file may unpack to: a few kilobytes of zip can
+    /// hold gigabytes of zeros, so what reading costs is bounded by what was received.
+    public var maxExpansion: Int64
 
-    public init(maxEntries: Int, maxEntryBytes: Int64, maxTotalBytes: Int64) {
+    public init(maxEntries: Int, maxEntryBytes: Int64, maxTotalBytes: Int64, maxExpansion: Int64 = .max) {
         self.maxEntries = maxEntries
         self.maxEntryBytes = maxEntryBytes
         self.maxTotalBytes = maxTotalBytes
+        self.maxExpansion = maxExpansion
+    }
+
+    /// The content an archive of `archiveBytes` may hold in all.
+    func totalBytes(forArchiveOf archiveBytes: Int64) -> Int64 {
+        let (expanded, overflow) = archiveBytes.multipliedReportingOverflow(by: maxExpansion)
+        return overflow ? maxTotalBytes : min(maxTotalBytes, expanded)
     }
 }
 
@@ -22,12 +32,21 @@ public struct FileArchiveLimits: Sendable, Equatable {
 public final class FileArchiveReader {
     public let limits: FileArchiveLimits
     private let archive: OpaquePointer
+    /// The content this archive may unpack to: `limits` applied to its size.
+    public let maxTotalBytes: Int64
     private var entryCount = 0
     private var totalBytes: Int64 = 0
     private var current: String?
+    /// The size the current entry declares, when its header gives one.
+    public private(set) var currentSize: Int64?
 
     public init(path: String, limits: FileArchiveLimits) throws {
         self.limits = limits
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw FileArchiveError("cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        maxTotalBytes = limits.totalBytes(forArchiveOf: Int64(status.st_size))
         guard let archive = archive_read_new() else { throw FileArchiveError("cannot start reading an archive") }
         self.archive = archive
         archive_read_support_format_zip_seekable(archive)
@@ -47,7 +66,7 @@ public final class FileArchiveReader {
         while true {
             var entry: OpaquePointer?
             let status = archive_read_next_header(archive, &entry)
-            if status == ARCHIVE_EOF { current = nil; return nil }
+            if status == ARCHIVE_EOF { current = nil; currentSize = nil; return nil }
             guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else {
                 throw FileArchiveWriter.error(of: archive, "the archive is damaged", entry: current.map { "after \($0)" } ?? "")
             }
@@ -64,8 +83,9 @@ public final class FileArchiveReader {
                 throw FileArchiveError(entry: name, type == carchive_symbolic_link ? "is a symbolic link; only files are allowed"
                                                                      : "is not a regular file; only files are allowed")
             }
-            if archive_entry_size_is_set(entry) != 0, archive_entry_size(entry) > limits.maxEntryBytes {
-                throw FileArchiveError(entry: name, "is \(archive_entry_size(entry)) bytes; the limit is \(limits.maxEntryBytes)")
+            currentSize = archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil
+            if let size = currentSize, size > limits.maxEntryBytes {
+                throw FileArchiveError(entry: name, "is \(size) bytes; the limit is \(limits.maxEntryBytes)")
             }
             current = name
             return name
@@ -86,8 +106,12 @@ public final class FileArchiveReader {
             guard entryBytes <= limits.maxEntryBytes else {
                 throw FileArchiveError(entry: name, "is larger than the limit of \(limits.maxEntryBytes) bytes")
             }
-            guard totalBytes <= limits.maxTotalBytes else {
-                throw FileArchiveError(entry: name, "the archive's content is larger than the limit of \(limits.maxTotalBytes) bytes")
+            guard entryBytes <= currentSize ?? .max else {
+                throw FileArchiveError(entry: name, "holds more than the \(currentSize ?? 0) bytes its header gives")
+            }
+            guard totalBytes <= maxTotalBytes else {
+                let expansion = maxTotalBytes < limits.maxTotalBytes ? " (\(limits.maxExpansion) times the archive's size)" : ""
+                throw FileArchiveError(entry: name, "the archive's content is larger than the limit of \(maxTotalBytes) bytes\(expansion)")
             }
             try chunk.withUnsafeBytes { try consume(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
         }

@@ -105,4 +105,13 @@ import Testing
         #expect(problem { _ = try contents(of: path, limits: tooMuch) }
                 == "b: the archive's content is larger than the limit of 1500 bytes")
     }
+
+    @Test func contentIsBoundedByTheArchivesOwnSize() throws {
+        let path = try archive([("zeros", Array(repeating: 0, count: 1_000_000))])
+        let size = try #require((try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value)
+        let bounded = FileArchiveLimits(maxEntries: 10, maxEntryBytes: 1 << 30, maxTotalBytes: 1 << 30, maxExpansion: 100)
+        #expect(problem { _ = try contents(of: path, limits: bounded) }
+                == "zeros: the archive's content is larger than the limit of \(size * 100) bytes (100 times the archive's size)")
+        #expect(try contents(of: path)["zeros"]?.count == 1_000_000)
+    }
 }

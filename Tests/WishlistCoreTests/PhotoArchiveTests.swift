@@ -154,6 +154,49 @@ import Testing
         }
     }
 
+    /// Bytes under the test's `.import-*` staging folders.
+    private func stagedBytes(in test: TestStore) throws -> Int {
+        var total = 0
+        for folder in try leftovers(in: test) where folder.hasPrefix(".import-") {
+            guard let files = FileManager.default.enumerator(atPath: test.directory.path + "/" + folder) else { continue }
+            while files.nextObject() != nil {
+                total += (files.fileAttributes?[.size] as? NSNumber)?.intValue ?? 0
+            }
+        }
+        return total
+    }
+
+    @Test func aDocumentThatUnpacksToFarMoreThanItsArchiveIsRefusedUnread() throws {
+        let test = try wishlistWithPhotos()
+        let before = try photos(of: test)
+        // 8 MB of JSON whitespace deflates to a few kilobytes: 1,000 times the archive's size.
+        let padded = #"{"formatVersion": 2, "trips": ["# + String(repeating: " ", count: 8 << 20) + "]}"
+        let url = try handMadeArchive([("wishlist.json", Array(padded.utf8))], in: test)
+        #expect {
+            try WishlistArchive(store: test.store).import(from: url)
+        } throws: { error in
+            (error as? ArchiveError)?.description.contains("the archive's content is larger than the limit") == true
+        }
+        #expect(try photos(of: test) == before)
+        #expect(try leftovers(in: test).filter { $0.hasPrefix(".import-") }.isEmpty)
+    }
+
+    @Test func photoEntriesTheDocumentDoesNotNameAreNeverWritten() throws {
+        let test = try wishlistWithPhotos()
+        let photoPath = try fixtures.write(fixtures.photo(width: 300, height: 200, seed: 7), as: "named.jpg")
+        let named = "\(try fixtures.sha256(of: photoPath)).jpg"
+        // Zeros under a hash-shaped name: nothing names it, so it is never unpacked.
+        let unnamed = "\(String(repeating: "0", count: 64)).jpg"
+        let document = #"{"formatVersion": 2, "trips": [{"name": "New", "collection": "fallGetaways", "photo": "\#(named)"}]}"#
+        let url = try handMadeArchive([("wishlist.json", Array(document.utf8)), ("photos/\(named)", try fixtures.bytes(photoPath)),
+                                       ("photos/\(unnamed)", Array(repeating: 0, count: 32 << 20))], in: test)
+        let staged = try WishlistArchive(store: test.store).stage(url)
+        #expect(staged.preview.photos == 1)
+        #expect(try stagedBytes(in: test) < 4 << 20)
+        let summary = try WishlistArchive(store: test.store).import(staged)
+        #expect(summary.photosFromArchive == 1)
+    }
+
     @Test func aTruncatedArchiveChangesNothing() throws {
         let test = try wishlistWithPhotos()
         let before = try photos(of: test)

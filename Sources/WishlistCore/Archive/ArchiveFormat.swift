@@ -104,6 +104,11 @@ struct ArchiveTrip: Codable, Equatable {
     /// On or after `startDate`.
     var endDate: CalendarDate?
 
+    /// The stored-file name of the photo this trip names, if it names one.
+    var photoFile: String? {
+        if case .file(let name) = photo { name } else { nil }
+    }
+
     enum CodingKeys: String, CodingKey {
         case name, subtitle, collection, creationDate, photo, activities, destination, startDate, endDate
     }

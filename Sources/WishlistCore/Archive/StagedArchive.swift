@@ -3,8 +3,8 @@ import Foundation
 import Imaging
 
 /// An archive file read and checked in full, before anything in the wishlist changes: the
-/// document decoded, and for a zip archive every photo extracted into a staging folder beside
-/// the database, its content hash compared with its name, and thumbnailed. Any problem throws an
+/// document decoded, and for a zip archive every photo the document names extracted into a
+/// staging folder beside the database, its content hash compared with its name, and thumbnailed. Any problem throws an
 /// `ArchiveError` naming the first one. The staging folder goes when this is released, so a
 /// screen can hold one while a person looks at its `preview`, then import it.
 public final class StagedArchive: @unchecked Sendable {
@@ -45,9 +45,17 @@ public final class StagedArchive: @unchecked Sendable {
             try checkReferences(in: document) { existing.contains($0) ? nil : "is not in the photo library; import the zip archive that carries it" }
             return (document, [:])
         }
-        let extracted = try extract(url, into: staging, limits: limits)
-        let document = try WishlistArchive.read(extracted.document)
-        return (document, try prepare(extracted.photos, namedBy: document, with: library))
+        do {
+            let (documentFile, photoSizes) = try extractDocument(url, into: staging, limits: limits)
+            let document = try WishlistArchive.read(documentFile)
+            try checkReferences(in: document) { photoSizes[$0] == nil ? "names \(photoFolder)\($0), which is not in the archive" : nil }
+            let named = Set(document.trips.compactMap(\.photoFile))
+            try checkFreeSpace(for: named.reduce(0) { $0 + photoSizes[$1, default: 0] }, at: staging)
+            let staged = try extractPhotos(named, from: url, into: staging, limits: limits)
+            return (document, try prepare(staged, namedBy: document, with: library))
+        } catch let error as FileArchiveError {
+            throw ArchiveError(location: error.entry, message: error.message)
+        }
     }
 
     deinit {
@@ -68,47 +76,81 @@ public final class StagedArchive: @unchecked Sendable {
         return (try handle.read(upToCount: zipSignature.count)).map(Array.init) == zipSignature
     }
 
-    /// Extracts the document and the photos; photos land in a staging `ImageStore`, which names
-    /// them by their content, so a photo whose bytes do not match its name is caught here.
-    private static func extract(_ url: URL, into staging: URL, limits: FileArchiveLimits) throws -> (document: URL, photos: ImageStore) {
-        let stagedPhotos = try ImageStore(directory: staging.appendingPathComponent("photos"))
+    /// The first of two passes over a zip archive: checks every entry's name, extracts the
+    /// document and notes each photo entry's declared size. Photos wait for the second pass, so
+    /// an entry the document does not name is never written.
+    private static func extractDocument(_ url: URL, into staging: URL, limits: FileArchiveLimits) throws -> (document: URL, photoSizes: [String: Int64]) {
         let document = staging.appendingPathComponent(documentEntry)
         var hasDocument = false
-        do {
-            let reader = try FileArchiveReader(path: url.path, limits: limits)
-            while let name = try reader.nextEntry() {
-                if name == documentEntry, !hasDocument {
-                    try reader.extract(to: document.path)
-                    hasDocument = true
-                    continue
-                }
-                let file = String(name.dropFirst(photoFolder.count))
-                guard name.hasPrefix(photoFolder), ImageStore.isValidName(file), let format = ImageFormat(fileExtension: String(file.split(separator: ".")[1])) else {
-                    throw ArchiveError(location: name, message: "is not part of a wishlist archive (expected \(documentEntry) and \(photoFolder)<sha256>.<extension>)")
-                }
-                let incoming = staging.appendingPathComponent("incoming").path
-                try reader.extract(to: incoming)
-                defer { unlink(incoming) }
-                let stored = try stagedPhotos.store(fileAt: incoming, format: format)
-                guard stored.name == file else {
-                    throw ArchiveError(location: name, message: "its content does not match its name (SHA-256 \(stored.name.prefix(64))): the archive is damaged or was altered")
-                }
+        var photoSizes: [String: Int64] = [:]
+        let reader = try FileArchiveReader(path: url.path, limits: limits)
+        while let name = try reader.nextEntry() {
+            if name == documentEntry, !hasDocument {
+                try reader.extract(to: document.path)
+                hasDocument = true
+            } else {
+                photoSizes[try photoFile(named: name).file] = reader.currentSize ?? 0
             }
-        } catch let error as FileArchiveError {
-            throw ArchiveError(location: error.entry, message: error.message)
         }
         guard hasDocument else { throw ArchiveError(location: "", message: "the archive has no \(documentEntry)") }
-        return (document, stagedPhotos)
+        return (document, photoSizes)
+    }
+
+    /// The second pass: extracts the photos in `named` into a staging `ImageStore`, which names
+    /// them by their content, so a photo whose bytes do not match its name is caught here.
+    private static func extractPhotos(_ named: Set<String>, from url: URL, into staging: URL, limits: FileArchiveLimits) throws -> ImageStore {
+        let stagedPhotos = try ImageStore(directory: staging.appendingPathComponent("photos"))
+        let incoming = staging.appendingPathComponent("incoming").path
+        var extracted: Set<String> = []
+        let reader = try FileArchiveReader(path: url.path, limits: limits)
+        while let name = try reader.nextEntry() {
+            guard name != documentEntry else { continue }
+            let (file, format) = try photoFile(named: name)
+            guard named.contains(file), extracted.insert(file).inserted else { continue }
+            try reader.extract(to: incoming)
+            defer { unlink(incoming) }
+            let stored = try stagedPhotos.store(fileAt: incoming, format: format)
+            guard stored.name == file else {
+                throw ArchiveError(location: name, message: "its content does not match its name (SHA-256 \(stored.name.prefix(64))): the archive is damaged or was altered")
+            }
+        }
+        return stagedPhotos
+    }
+
+    /// The photo file an entry other than the document holds; anything else has no place here.
+    private static func photoFile(named name: String) throws -> (file: String, format: ImageFormat) {
+        let file = String(name.dropFirst(photoFolder.count))
+        guard name.hasPrefix(photoFolder), ImageStore.isValidName(file),
+              let format = ImageFormat(fileExtension: String(file.split(separator: ".")[1])) else {
+            throw ArchiveError(location: name, message: "is not part of a wishlist archive (expected \(documentEntry) and \(photoFolder)<sha256>.<extension>)")
+        }
+        return (file, format)
+    }
+
+    /// Refuses to stage photos the disk cannot hold beside a margin for the database and their
+    /// renditions, rather than filling it part way.
+    private static func checkFreeSpace(for bytes: Int64, at folder: URL) throws {
+        var status = statvfs()
+        guard statvfs(folder.path, &status) == 0 else { return }
+        let free = Int64(status.f_bavail) * Int64(status.f_frsize)
+        let needed = bytes + freeSpaceMargin
+        guard needed <= free else {
+            throw ArchiveError(location: "", message: "its photos need \(megabytes(needed)) of free disk space and \(megabytes(free)) is free; free some space and try again")
+        }
+    }
+
+    /// Kept free beyond the photos themselves: their thumbnails, renditions and the import's writes.
+    static let freeSpaceMargin: Int64 = 64 << 20
+
+    private static func megabytes(_ bytes: Int64) -> String {
+        "\((bytes + (1 << 20) - 1) >> 20) MB"
     }
 
     /// Thumbnails every photo the document names (each once); checks that each is an image of
     /// the type its name says, within the library's limits.
     private static func prepare(_ staged: ImageStore, namedBy document: Archive, with library: PhotoLibrary) throws -> [String: PreparedPhoto] {
-        try checkReferences(in: document) { (try? staged.url(for: $0)).map { FileManager.default.fileExists(atPath: $0.path) } == true
-            ? nil : "names \(photoFolder)\($0), which is not in the archive" }
         var prepared: [String: PreparedPhoto] = [:]
-        for trip in document.trips {
-            guard case .file(let name) = trip.photo, prepared[name] == nil else { continue }
+        for name in document.trips.compactMap(\.photoFile) where prepared[name] == nil {
             let location = photoFolder + name
             do {
                 let photo = try library.prepare(fileAt: try staged.url(for: name).path)
@@ -126,7 +168,7 @@ public final class StagedArchive: @unchecked Sendable {
     /// Throws for the first trip whose photo file `problem` finds fault with.
     private static func checkReferences(in document: Archive, _ problem: (String) throws -> String?) throws {
         for (index, trip) in document.trips.enumerated() {
-            guard case .file(let name) = trip.photo, let message = try problem(name) else { continue }
+            guard let name = trip.photoFile, let message = try problem(name) else { continue }
             throw ArchiveError(location: "trips[\(index)].photo", message: message)
         }
     }

@@ -38,7 +38,11 @@ public struct WishlistArchive: Sendable {
     public static let importAuthor = "import"
     static let importCacheKilobytes = 512 * 1024
     /// What an archive may hold: far beyond any real wishlist, short of filling a disk by accident.
-    public static let limits = FileArchiveLimits(maxEntries: 200_000, maxEntryBytes: 4 << 30, maxTotalBytes: 64 << 30)
+    /// Photos do not compress and an exported document deflates about 8 times, so content of 32
+    /// times the file's size leaves room for any real archive; decoding the document then holds
+    /// at most ~25 × 32 bytes per byte received.
+    public static let limits = FileArchiveLimits(maxEntries: 200_000, maxEntryBytes: 4 << 30, maxTotalBytes: 64 << 30,
+                                                 maxExpansion: 32)
     let store: WishlistStore
 
     public init(store: WishlistStore) {
