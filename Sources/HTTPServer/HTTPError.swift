@@ -48,3 +48,10 @@ public struct HTTPError: HTTPResponseError, Sendable, CustomStringConvertible {
         "\(status): \(message)" + (underlying.map { " (\($0))" } ?? "")
     }
 }
+
+extension HTTPError {
+    /// The server's refusal of a body over `Server.Configuration.maxBodySize`.
+    public static func bodyTooLarge(limit: Int) -> HTTPError {
+        HTTPError(.payloadTooLarge, "The upload is larger than the limit of \(limit / (1024 * 1024)) MB.")
+    }
+}

@@ -24,6 +24,7 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     public static let conflict = HTTPStatus(code: 409, reason: "Conflict")
     public static let lengthRequired = HTTPStatus(code: 411, reason: "Length Required")
     public static let payloadTooLarge = HTTPStatus(code: 413, reason: "Content Too Large")
+    public static let uriTooLong = HTTPStatus(code: 414, reason: "URI Too Long")
     public static let unsupportedMediaType = HTTPStatus(code: 415, reason: "Unsupported Media Type")
     public static let misdirectedRequest = HTTPStatus(code: 421, reason: "Misdirected Request")
     public static let unprocessableContent = HTTPStatus(code: 422, reason: "Unprocessable Content")

@@ -29,6 +29,11 @@ final class RequestContext {
     /// Set while the handler runs on a `HandlerQueue`, and until the connection completes.
     var offloaded: PendingResponse?
 
+    /// The longest request target answered: every page's address is far shorter. Refusing it
+    /// here answers with the app's headers; a target that does not fit the connection's memory
+    /// at all gets libmicrohttpd's own bare 414.
+    static let maxTargetBytes = 8 * 1024
+
     init(rawURI: String) {
         self.rawURI = rawURI
     }
@@ -41,6 +46,9 @@ final class RequestContext {
         self.bodyLimit = bodyLimit
         MHD_get_connection_values_n(connection, MHD_ValueKind.HEADER_KIND, collectHeader,
                                     Unmanaged.passUnretained(self).toOpaque())
+        guard rawURI.utf8.count <= Self.maxTargetBytes else {
+            return HTTPError(.uriTooLong, "The address is longer than \(Self.maxTargetBytes / 1024) KB; shorten it.")
+        }
         if let ambiguity = ambiguousFraming() { return ambiguity }
         if let transferEncoding = headers["Transfer-Encoding"] {
             guard transferEncoding.lowercased().contains("chunked") else {
@@ -54,7 +62,7 @@ final class RequestContext {
         guard let byteCount = Int(length), byteCount >= 0 else {
             return HTTPError(.badRequest, "The Content-Length is not a number.")
         }
-        guard byteCount <= bodyLimit else { return Self.tooLarge(limit: bodyLimit) }
+        guard byteCount <= bodyLimit else { return .bodyTooLarge(limit: bodyLimit) }
         declaredBodyCount = byteCount
         return nil
     }
@@ -144,10 +152,6 @@ final class RequestContext {
         if case .multipart(let multipart) = receiver { multipart.removeFiles() }
         eventStream?.detach()
         eventStream = nil
-    }
-
-    static func tooLarge(limit: Int) -> HTTPError {
-        HTTPError(.payloadTooLarge, "The upload is larger than the limit of \(limit / (1024 * 1024)) MB.")
     }
 
     /// Header forms that two readers of the same bytes (a proxy and this server) could take

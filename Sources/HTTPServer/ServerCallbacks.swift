@@ -33,7 +33,7 @@ func serverAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePo
         // request without a body is refused in its last call, keeping the connection alive.
         if let refusal = context.start(connection: connection, method: String(cString: method),
                                        bodyLimit: server.configuration.maxBodySize) {
-            return queue(server.errorResponse(refusal, request: nil), on: connection, context, server)
+            return queue(refusalPage(refusal, connection, context, server), on: connection, context, server)
         }
         guard context.expectsBody else { return MHD_Result.YES }
         let head: Request
@@ -69,9 +69,17 @@ func serverAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePo
             return MHD_Result.YES
         }
         response = respond(request)
-    case .failure(let error): response = server.errorResponse(error, request: nil)
+    case .failure(let error): response = refusalPage(error, connection, context, server)
     }
     return queue(response, on: connection, context, server)
+}
+
+/// The page refusing a request before it was complete, for the request as far as its head
+/// tells when the head can be read, so the refusal answers in the request's kind (an `/api/`
+/// request's as JSON).
+private func refusalPage(_ error: HTTPError, _ connection: OpaquePointer, _ context: RequestContext, _ server: Server) -> Response {
+    let head = try? context.makeHead(remoteAddress: remoteAddress(of: connection), isSecure: server.configuration.tls != nil).get()
+    return server.errorResponse(error, request: head)
 }
 
 /// The request is over (sent, failed or the client left): clean up and release its context.

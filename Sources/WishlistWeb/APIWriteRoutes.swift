@@ -112,9 +112,16 @@ struct APIBody {
         self.request = request
     }
 
+    /// Far beyond any trip or activity (each text is at most 800 bytes): decoding JSON holds
+    /// ~25 bytes per byte, so a body's size is what bounds its cost.
+    static let maxBytes = 64 * 1024
+
     func decode<Body: Decodable>(_ type: Body.Type) throws -> Body {
         guard request.headers["Content-Type"]?.lowercased().hasPrefix("application/json") == true else {
             throw HTTPError(.badRequest, "Send the body as JSON, with Content-Type: application/json.")
+        }
+        guard request.body.count <= Self.maxBytes else {
+            throw HTTPError(.payloadTooLarge, "A JSON body may be at most \(Self.maxBytes / 1024) KB.")
         }
         do {
             return try JSONDecoder().decode(Body.self, from: Data(request.body))

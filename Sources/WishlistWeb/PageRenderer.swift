@@ -206,7 +206,7 @@ final class PageRenderer: Sendable {
     }
 
     func errorPage(status: HTTPStatus, message: String, request: Request?) -> Response {
-        if let request, request.path.hasPrefix("/api/"),
+        if let request, WishlistApp.answersJSON(request.path),
            let response = try? Response.json(APIError(error: .init(status: status.code, message: message)), status: status) {
             return response
         }

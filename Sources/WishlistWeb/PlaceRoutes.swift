@@ -12,8 +12,10 @@ struct PlaceRoutes {
     /// Most places one search answers: a list a person reads, never a dump of the gazetteer.
     static let maxResults = 10
 
+    static let path = "/places"
+
     func register(on router: inout Router) {
-        router.get("/places") { request in
+        router.get(Self.path) { request in
             let query = try Self.query(request.query["q"])
             return try .json(PlaceListJSON(query: query, places: PlaceSearch.search(query, limit: Self.maxResults).map(PlaceJSON.init)))
         }

@@ -97,11 +97,17 @@ public final class WishlistApp: Sendable {
     /// (give it to `Server.Configuration.errorPage`), with the security headers even when the
     /// server refused the request before the middleware saw it.
     public func errorPage(status: HTTPStatus, message: String, request: Request?) -> Response {
-        // Only a photo makes a form this large; the server's own limit adds room for the other fields.
-        let message = status == .payloadTooLarge
+        // Only a photo makes a body this large; the server's own limit adds room for the other fields.
+        let message = message == HTTPError.bodyTooLarge(limit: maxBodySize).message
             ? PhotoProblem.uploadTooLarge(limit: configuration.maxPhotoBytes).message
             : message
         return SecurityHeaders().applied(to: pages.errorPage(status: status, message: message, request: request))
+    }
+
+    /// Whether `path` is one of the app's JSON surfaces, the API and the place search: their
+    /// errors, wherever raised, answer as JSON too.
+    static func answersJSON(_ path: String) -> Bool {
+        path.hasPrefix("/api/") || path == PlaceRoutes.path
     }
 
     public func shutdown() {

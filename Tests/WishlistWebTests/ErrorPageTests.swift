@@ -78,6 +78,32 @@ import WishlistCore
         #expect(error["error"]?["status"] as? Int == 404)
     }
 
+    /// The JSON surfaces answer refusals as JSON wherever they are raised: by the server before
+    /// the body is read (chunked, over the limit, a long address) or by a route, with the
+    /// security headers every answer carries.
+    @Test func jsonSurfacesRefuseInJSONBeforeAndAfterTheBodyIsRead() throws {
+        let fixture = try LiveServer(maxPhotoBytes: 1024 * 1024)
+        let secret = try APITokens.create(named: "sync", in: fixture.store)
+        let bearer = "Authorization: Bearer \(secret)\r\n"
+        let heads: [(String, Int)] = [
+            ("POST /api/trips HTTP/1.1\r\nHost: 127.0.0.1\r\n\(bearer)Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 411),
+            ("POST /api/trips HTTP/1.1\r\nHost: 127.0.0.1\r\n\(bearer)Content-Type: application/json\r\nContent-Length: \(5 << 20)\r\n\r\n", 413),
+            ("GET /api/trips?q=\(String(repeating: "a", count: 9000)) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(bearer)\r\n", 414),
+            ("GET /places?q=\(String(repeating: "a", count: 500)) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 400),
+        ]
+        for (head, status) in heads {
+            let reply = try SocketClient(port: fixture.port).exchange(Array(head.utf8))
+            #expect(reply.status == status, "\(head.prefix(60))")
+            #expect(reply.header("Content-Type")?.hasPrefix("application/json") == true, "\(head.prefix(60)): \(reply.text.prefix(80))")
+            #expect(try reply.json()["error"] != nil, "\(head.prefix(60))")
+            #expect(reply.header("X-Content-Type-Options") == "nosniff" && reply.header("Content-Security-Policy") != nil)
+        }
+        let hugeJSON = "{\"name\": \"\(String(repeating: " ", count: APIBody.maxBytes))\", \"collection\": \"springEscapes\"}"
+        let reply = try fixture.client.send("POST", "/api/trips", headers: ["Authorization": "Bearer \(secret)", "Content-Type": "application/json"],
+                                            body: Array(hugeJSON.utf8))
+        #expect(reply.status == 413 && reply.text.contains("A JSON body may be at most 64 KB."), "\(reply.text.prefix(200))")
+    }
+
     @Test func domainAndStorageErrorsMapToTheirStatus() {
         let cases: [(any Error, HTTPStatus, String)] = [
             (WishlistError.notFound(entity: "trip", id: 7), .notFound, "There is no trip number 7. It may have been deleted."),
