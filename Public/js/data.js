@@ -1,6 +1,6 @@
-// The Data page: progress while an archive is prepared and downloaded, while one is uploaded
-// and checked, and while it is restored. Loaded only by the Data page's screens; without it
-// the link and the forms work as they are. Listeners sit on the document, so they keep working
+// The Data page: progress while an archive is uploaded and checked, and while it is restored
+// (a download shows its progress in the browser's own list). Loaded only by the Data page's
+// screens; without it the forms work as they are. Listeners sit on the document, so they keep working
 // after an upload's answer (the preview) replaces the page.
 "use strict";
 
@@ -22,41 +22,6 @@
   }
 
   const megabytes = (bytes) => (bytes / (1024 * 1024)).toFixed(1);
-
-  async function download(link) {
-    const status = link.parentElement.querySelector(".data-progress");
-    link.setAttribute("aria-disabled", "true");
-    showProgress(status, "Preparing the archive…", null);
-    try {
-      const response = await fetch(link.href);
-      if (!response.ok) throw new Error(`status ${response.status}`);
-      const total = Number(response.headers.get("Content-Length")) || 0;
-      const reader = response.body.getReader();
-      const chunks = [];
-      let received = 0;
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        chunks.push(value);
-        received += value.length;
-        showProgress(status, `Downloading… ${megabytes(received)} MB`, total ? received / total : null);
-      }
-      const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "")?.[1] ?? "wishlist.zip";
-      const url = URL.createObjectURL(new Blob(chunks, { type: "application/zip" }));
-      const save = Object.assign(document.createElement("a"), { href: url, download: name });
-      document.body.append(save);
-      save.click();
-      save.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
-      showProgress(status, `Downloaded ${name} (${megabytes(received)} MB).`, 1);
-    } catch {
-      // The plain link shows what went wrong, as it does without this script.
-      status.hidden = true;
-      window.location.assign(link.href);
-    } finally {
-      link.removeAttribute("aria-disabled");
-    }
-  }
 
   // Sends the archive with upload progress, then shows the server's answer (the preview, or the
   // Data page naming the problem) in place of this page.
@@ -88,13 +53,6 @@
     request.addEventListener("error", () => { status.hidden = true; button.disabled = false; form.submit(); });
     request.send(new FormData(form));
   }
-
-  document.addEventListener("click", (event) => {
-    const link = event.target.closest("a[data-export]");
-    if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    event.preventDefault();
-    if (link.getAttribute("aria-disabled") !== "true") download(link);
-  });
 
   document.addEventListener("submit", (event) => {
     const form = event.target;

@@ -3,31 +3,45 @@ import Foundation
 import Glibc
 
 /// Writes a zip file entry by entry with libarchive, streaming each file's content in chunks so
-/// memory stays flat whatever the sizes. The file appears at its final path only when complete
-/// (temporary file beside it, fsync, rename); a writer released unfinished deletes it.
+/// memory stays flat whatever the sizes. Written to a path, the file appears there only when
+/// complete (temporary file beside it, fsync, rename; a writer released unfinished deletes it);
+/// written to a descriptor (a pipe to a download), each entry goes as it is added.
 public final class FileArchiveWriter {
-    private let destination: String
-    private let temporary: String
+    private enum Output {
+        case file(destination: String, temporary: String)
+        case descriptor
+    }
+
+    private let output: Output
     private let archive: OpaquePointer
     private var isFinished = false
 
     public init(path: String) throws {
-        destination = path
         let url = URL(fileURLWithPath: path)
-        temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial").path
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial").path
+        output = .file(destination: path, temporary: temporary)
+        archive = try Self.newZip("cannot create \(temporary)") { archive_write_open_filename($0, temporary) }
+    }
+
+    /// Writes to `descriptor`, which the caller closes after `finish`.
+    public init(descriptor: Int32) throws {
+        output = .descriptor
+        archive = try Self.newZip("cannot write the archive") { archive_write_open_fd($0, descriptor) }
+    }
+
+    private static func newZip(_ failure: String, open: (OpaquePointer) -> Int32) throws -> OpaquePointer {
         guard let archive = archive_write_new() else { throw FileArchiveError("cannot start an archive") }
-        self.archive = archive
-        guard archive_write_set_format_zip(archive) == ARCHIVE_OK,
-              archive_write_open_filename(archive, temporary) == ARCHIVE_OK else {
-            // deinit frees the archive: a class whose properties are all set runs it on a throw.
-            throw Self.error(of: archive, "cannot create \(temporary)")
+        guard archive_write_set_format_zip(archive) == ARCHIVE_OK, open(archive) == ARCHIVE_OK else {
+            defer { archive_write_free(archive) }
+            throw error(of: archive, failure)
         }
+        return archive
     }
 
     deinit {
         if !isFinished {
             archive_write_free(archive)
-            unlink(temporary)
+            if case .file(_, let temporary) = output { unlink(temporary) }
         }
     }
 
@@ -51,11 +65,12 @@ public final class FileArchiveWriter {
         }
     }
 
-    /// Completes the archive, syncs it to the disk and moves it to its path.
+    /// Completes the archive; written to a path, syncs it to the disk and moves it there.
     public func finish() throws {
-        guard archive_write_close(archive) == ARCHIVE_OK else { throw Self.error(of: archive, "cannot complete \(destination)") }
+        guard archive_write_close(archive) == ARCHIVE_OK else { throw Self.error(of: archive, "cannot complete the archive") }
         archive_write_free(archive)
         isFinished = true
+        guard case .file(let destination, let temporary) = output else { return }
         let descriptor = open(temporary, O_RDONLY | O_CLOEXEC)
         defer { if descriptor >= 0 { close(descriptor) } }
         guard descriptor >= 0, fsync(descriptor) == 0, rename(temporary, destination) == 0 else {

@@ -9,6 +9,8 @@ public struct Response: Sendable {
         case file(path: String, size: Int)
         /// A long-lived `text/event-stream` body fed by `EventStream.send(_:)`.
         case eventStream(EventStream)
+        /// A body of unknown length made while it is sent (`PipedBody`).
+        case piped(PipedBody)
     }
 
     public var status: HTTPStatus
@@ -21,10 +23,10 @@ public struct Response: Sendable {
         self.body = body
     }
 
-    /// The body length when known in advance (not for event streams).
+    /// The body length when known in advance (not for event streams and piped bodies).
     public var bodySize: Int {
         switch body {
-        case .empty, .eventStream: 0
+        case .empty, .eventStream, .piped: 0
         case .bytes(let bytes): bytes.count
         case .file(_, let size): size
         }

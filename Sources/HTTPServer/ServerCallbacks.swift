@@ -101,6 +101,17 @@ private func eventStreamReader(_ cls: UnsafeMutableRawPointer?, _ position: UInt
     return Unmanaged<EventStream>.fromOpaque(cls).takeUnretainedValue().read(into: buffer, capacity: capacity)
 }
 
+private func pipedBodyReader(_ cls: UnsafeMutableRawPointer?, _ position: UInt64,
+                             _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int) -> Int {
+    guard let cls, let buffer else { return PipedBody.endWithError }
+    return Unmanaged<PipedBody>.fromOpaque(cls).takeUnretainedValue().read(into: buffer, capacity: capacity)
+}
+
+private func releasePipedBody(_ cls: UnsafeMutableRawPointer?) {
+    guard let cls else { return }
+    Unmanaged<PipedBody>.fromOpaque(cls).release()
+}
+
 private func queue(_ response: Response, on connection: OpaquePointer, _ context: RequestContext,
                    _ server: Server, isErrorPage: Bool = false) -> MHD_Result {
     let native: OpaquePointer
@@ -138,6 +149,11 @@ private func makeNativeResponse(_ response: Response, connection: OpaquePointer,
         // libmicrohttpd closes the descriptor when the response is destroyed.
         native = MHD_create_response_from_fd64(UInt64(size), descriptor)
         if native == nil { close(descriptor) }
+    case .piped(let body):
+        // The response holds the body until libmicrohttpd destroys it, then releases it.
+        native = MHD_create_response_from_callback(UInt64.max, 64 * 1024, pipedBodyReader,
+                                                   Unmanaged.passRetained(body).toOpaque(), releasePipedBody)
+        if native == nil { Unmanaged.passUnretained(body).release() }
     case .eventStream(let stream):
         if let refusal = server.eventStreams.register(stream, address: remoteAddress(of: connection)) {
             // Never attached, so end it here: its close handlers (the handler's subscriptions) run.

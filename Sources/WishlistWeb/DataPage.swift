@@ -1,6 +1,8 @@
+import FileArchive
 import Foundation
 import HTTPServer
 import Mustache
+import Synchronization
 import WishlistCore
 
 /// The Data page (`/data`), the browser's side of `wishlist export` and `import`: downloads the
@@ -11,25 +13,25 @@ struct DataPage {
     let app: WishlistApp
     /// The one uploaded archive waiting for its confirmation (a new upload replaces it).
     let pendingImports: ExpiringItems<StagedArchive>
-    /// Archives written for download: the server opens the file after the handler returns, so
-    /// each stays a while (an open file survives its removal) instead of going at once.
-    let downloads: ExpiringItems<TemporaryFile>
+    /// Set while an archive is being sent: one at a time, so downloads never multiply the work
+    /// and the disk an export takes.
+    private let isExporting = ExportTurn()
+
+    private final class ExportTurn: Sendable {
+        let isTaken = Atomic<Bool>(false)
+    }
 
     static let pendingImportLifetime: TimeInterval = 60 * 60
-    static let downloadLifetime: TimeInterval = 60
     static let archiveField = "archive"
 
     init(app: WishlistApp) {
         self.app = app
         pendingImports = ExpiringItems(clock: app.store.clock, lifetime: Self.pendingImportLifetime, capacity: 1)
-        downloads = ExpiringItems(clock: app.store.clock, lifetime: Self.downloadLifetime, capacity: .max)
-        // Left by an earlier run: no download of this process is under way yet.
-        try? FileManager.default.removeItem(at: downloadFolder)
     }
 
     func register(on router: inout Router) {
         router.page("/data") { request in try page(for: request) }
-        router.get("/data/export") { request in try export(request) }
+        router.post("/data/export") { request in try export(request) }
         router.post("/data/import") { request in try stage(request) }
         router.post("/data/import/:id/confirm") { request in try confirm(request) }
         registerTokenRoutes(on: &router)
@@ -37,13 +39,11 @@ struct DataPage {
 
     /// The folder holding the database, the photos, the backups.
     var dataDirectory: URL { URL(fileURLWithPath: app.store.database.path).deletingLastPathComponent() }
-    private var downloadFolder: URL { dataDirectory.appendingPathComponent(".downloads", isDirectory: true) }
 
     /// The page with its forms; `problem` (an upload refused) shows above the upload form, `tokens`
     /// (a new token's secret, or why none was made) in the API tokens section.
     func page(for request: Request, problem: String? = nil, tokens: TokenNotice? = nil, status: HTTPStatus = .ok) throws -> Response {
         pendingImports.removeExpired()
-        downloads.removeExpired()
         let contents = try app.store.fetch(.contents)
         var context: [String: MustacheValue] = [
             "current": Self.countsContext(trips: contents.trips, activities: contents.activities, photos: contents.photos),
@@ -56,20 +56,31 @@ struct DataPage {
         return try app.pages.page("data", for: request, tab: nil, status: status, context)
     }
 
-    /// Writes the archive into the data directory (beside the photos it copies, on the same disk)
-    /// and sends it as a download named by today's date.
+    /// Sends the whole wishlist as a zip download named by today's date: the document, as of one
+    /// moment, is written first (into the data directory); the archive is packed while it is
+    /// sent, nothing of it kept on disk. One at a time: a second waits for the first to finish.
     func export(_ request: Request) throws -> Response {
-        downloads.removeExpired()
-        try FileManager.default.createDirectory(at: downloadFolder, withIntermediateDirectories: true)
-        let file = TemporaryFile(downloadFolder.appendingPathComponent(ExpiringItems<TemporaryFile>.newID() + ".zip"))
-        try WishlistArchive(store: app.store).export(to: file.url)
-        let size = try FileManager.default.attributesOfItem(atPath: file.url.path)[.size] as? Int ?? 0
-        _ = downloads.insert(file)
+        guard isExporting.isTaken.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
+            throw HTTPError(.tooManyRequests, "An archive is being downloaded already. Wait until it has arrived, then try again.",
+                            headers: ["Retry-After": "10"])
+        }
+        let turn = isExporting
+        let body: PipedBody
+        do {
+            let prepared = try WishlistArchive(store: app.store).prepareExport(in: dataDirectory)
+            body = try PipedBody(name: "export") { descriptor in
+                defer { turn.isTaken.store(false, ordering: .releasing) }
+                try prepared.write(to: FileArchiveWriter(descriptor: descriptor))
+            }
+        } catch {
+            turn.isTaken.store(false, ordering: .releasing)
+            throw error
+        }
         var headers = HTTPHeaders()
         headers.add("Content-Type", "application/zip")
         headers.add("Content-Disposition", "attachment; filename=\"\(Self.downloadName(on: app.store.clock.now()))\"")
         headers.add("Cache-Control", "no-store")
-        return Response(status: .ok, headers: headers, body: .file(path: file.url.path, size: size))
+        return Response(status: .ok, headers: headers, body: .piped(body))
     }
 
     /// "wishlist-2026-05-28.zip", by this machine's calendar.

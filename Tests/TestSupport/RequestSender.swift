@@ -61,6 +61,7 @@ public struct InProcessEndpoint: RequestSender, Sendable {
         case .empty: body = []
         case .bytes(let bytes): body = bytes
         case .file(let path, _): body = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        case .piped(let piped): body = try piped.readAll()
         case .eventStream: throw TestFailure("an event stream needs a real server (LiveServer)")
         }
         return Reply(status: response.status.code, headers: response.headers.fields, body: body)

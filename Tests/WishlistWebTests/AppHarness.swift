@@ -26,6 +26,13 @@ class AppHarness {
     /// A browser that keeps its cookies between requests.
     func browser() -> Browser { Browser(client) }
 
+    /// The Data page's Download Archive, as a browser submits it.
+    func downloadArchive() throws -> Reply {
+        var browser = browser()
+        _ = try browser.get("/data")
+        return try browser.post("/data/export", form: [])
+    }
+
     /// The folder holding `Templates/` and `Public/`: the package root, three levels above this file.
     static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()

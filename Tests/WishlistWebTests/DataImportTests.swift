@@ -34,7 +34,7 @@ import TestSupport
     }
 
     @Test mutating func anExportedArchiveRestoresThroughThePreviewAndTheBackupKeepsWhatWasReplaced() throws {
-        let archive = try site.get("/data/export").body
+        let archive = try site.downloadArchive().body
         let activityCount = try site.store.fetch(.contents).activities
         let deleted = try #require(try site.store.recentTrips(limit: 1).first)
         let deletedActivities = deleted.activityCount
@@ -72,7 +72,7 @@ import TestSupport
     }
 
     @Test mutating func aDamagedArchiveGetsTheDataPageNamingTheProblemAndNothingChanges() throws {
-        let archive = try site.get("/data/export").body
+        let archive = try site.downloadArchive().body
         let damaged = Array(archive.prefix(archive.count / 2))
         let before = try site.store.database.latestHistoryToken()
 
@@ -97,7 +97,7 @@ import TestSupport
     }
 
     @Test mutating func aNewUploadReplacesTheOneWaiting() throws {
-        let archive = try site.get("/data/export").body
+        let archive = try site.downloadArchive().body
         let first = try confirmURL(in: try upload(archive, named: "a.zip"))
         let second = try confirmURL(in: try upload(archive, named: "b.zip"))
         #expect(try leftoverStagingFolders().count == 1)

@@ -17,15 +17,15 @@ import TestSupport
         #expect(try harness.client.get("/").text.contains(#"<a class="text-button" href="/data">Back Up &amp; Restore</a>"#))
         let page = try harness.client.get("/data")
         #expect(page.status == 200)
-        #expect(page.text.contains(#"<a class="button" href="/data/export" download data-export>Download Archive</a>"#))
+        #expect(page.text.contains(#"<form class="export-form" method="post" action="/data/export">"#))
         #expect(page.text.contains(#"<form class="archive-form" method="post" action="/data/import" enctype="multipart/form-data">"#))
         #expect(page.text.contains(#"<input type="hidden" name="_csrf" value=""#))
         #expect(page.text.contains("12 trips"))
         #expect(page.text.contains(#"data-max-bytes="\#(harness.app.maxBodySize)""#))
     }
 
-    @Test func theDownloadIsTheWholeArchiveNamedByTheDateAndItsFileGoesAfterAMinute() throws {
-        let reply = try harness.client.get("/data/export")
+    @Test func theDownloadIsTheWholeArchiveNamedByTheDateAndLeavesNothingOnDisk() throws {
+        let reply = try harness.downloadArchive()
         #expect(reply.status == 200)
         #expect(reply.header("Content-Type") == "application/zip")
         #expect(reply.header("Content-Disposition") == #"attachment; filename="wishlist-2026-05-28.zip""#)
@@ -33,12 +33,36 @@ import TestSupport
         try Data(reply.body).write(to: URL(fileURLWithPath: copy))
         let preview = try WishlistArchive(store: harness.store).stage(URL(fileURLWithPath: copy)).preview
         #expect(preview.isPackage && preview.trips == 12 && preview.photos == 12)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: harness.directory).filter { $0.hasPrefix(".") }.isEmpty)
+    }
 
-        let downloads = harness.directory + "/.downloads"
-        #expect(try FileManager.default.contentsOfDirectory(atPath: downloads).count == 1, "kept while it is being sent")
-        try #require(harness.clock).advance(by: .seconds(61))
-        _ = try harness.client.get("/data")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: downloads).isEmpty)
+    /// Packed while it is sent, one at a time: a second download waits for the first to finish,
+    /// and a link (a GET, as an `<img>` on another site sends) makes none.
+    @Test func oneArchiveIsSentAtATimeAndOnlyToAForm() throws {
+        var browser = harness.browser()
+        _ = try browser.get("/data")
+        let token = try #require(browser.cookies[CSRFProtection.cookieName])
+        var headers = HTTPHeaders()
+        headers.add("Host", "127.0.0.1")
+        headers.add("Cookie", "\(CSRFProtection.cookieName)=\(token)")
+        headers.add("Content-Type", "application/x-www-form-urlencoded")
+        let form = Array("\(CSRFProtection.fieldName)=\(token)".utf8)
+        // Unread, the first archive fills its pipe and waits: its download is under way.
+        var first: Response? = harness.server.respond(to: try Request(method: .post, target: "/data/export", headers: headers,
+                                                                       body: form, remoteAddress: "127.0.0.1"))
+        guard case .piped = first?.body else { Issue.record("the archive is not sent as it is packed"); return }
+        let second = try browser.post("/data/export", form: [])
+        #expect(second.status == 429 && second.text.contains("An archive is being downloaded already"))
+        #expect(try browser.get("/data/export").status == 405)
+
+        first = nil  // the client left: the packing stops and the turn is free
+        let deadline = Date().addingTimeInterval(5)
+        var third = try browser.post("/data/export", form: [])
+        while third.status == 429, Date() < deadline {
+            usleep(10_000)
+            third = try browser.post("/data/export", form: [])
+        }
+        #expect(third.status == 200 && third.header("Content-Type") == "application/zip")
     }
 
     @Test func confirmingAnUnknownOrMalformedIDChangesNothing() throws {

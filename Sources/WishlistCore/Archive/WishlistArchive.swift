@@ -61,19 +61,15 @@ public struct WishlistArchive: Sendable {
             _ = try writeDocument(to: url, progress: progress)
             return
         }
-        let staging = url.deletingLastPathComponent().appendingPathComponent(".export-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: staging) }
-        let document = staging.appendingPathComponent(StagedArchive.documentEntry)
-        let photoNames = try writeDocument(to: document, progress: progress)
-        let package = try FileArchiveWriter(path: url.path)
-        try package.add(name: StagedArchive.documentEntry, fileAt: document.path)
-        // Stored files never change, so they match the snapshot; one that an edit deleted since
-        // fails the export with its name (export again).
-        for name in photoNames.sorted() {
-            try package.add(name: StagedArchive.photoFolder + name, fileAt: try store.photos.url(for: name).path)
+        try prepareExport(in: url.deletingLastPathComponent(), progress: progress).write(to: FileArchiveWriter(path: url.path))
+    }
+
+    /// The first half of a zip export: the document written, as of one moment, into a staging
+    /// folder in `folder`; `PreparedExport.write(to:)` then packs it with the photos it names.
+    public func prepareExport(in folder: URL, progress: (ArchiveProgress) -> Void = { _ in }) throws -> PreparedExport {
+        try PreparedExport(staging: folder.appendingPathComponent(".export-\(UUID().uuidString)"), photos: store.photos) {
+            try writeDocument(to: $0, progress: progress)
         }
-        try package.finish()
     }
 
     /// Writes the document; returns the photo files its trips name.
@@ -165,5 +161,44 @@ public struct WishlistArchive: Sendable {
         } catch let error as DecodingError {
             throw ArchiveError(error, in: data)
         }
+    }
+}
+
+/// An export's document, written, with the photos it names: packed into a zip by `write(to:)`.
+/// Its staging folder goes when it is released.
+public final class PreparedExport: Sendable {
+    private let staging: URL
+    private let photos: PhotoLibrary
+    private let document: URL
+    private let photoNames: Set<String>
+
+    /// Writes the document with `writeDocument`, which returns the photo files it names.
+    fileprivate init(staging: URL, photos: PhotoLibrary, writeDocument: (URL) throws -> Set<String>) throws {
+        let document = staging.appendingPathComponent(StagedArchive.documentEntry)
+        do {
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+            photoNames = try writeDocument(document)
+        } catch {
+            try? FileManager.default.removeItem(at: staging)
+            throw error
+        }
+        self.staging = staging
+        self.photos = photos
+        self.document = document
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: staging)
+    }
+
+    /// Adds the document and every photo it names to `package`, and finishes it.
+    public func write(to package: FileArchiveWriter) throws {
+        try package.add(name: StagedArchive.documentEntry, fileAt: document.path)
+        // Stored files never change, so they match the document; one that an edit deleted since
+        // fails the export with its name (export again).
+        for name in photoNames.sorted() {
+            try package.add(name: StagedArchive.photoFolder + name, fileAt: try photos.url(for: name).path)
+        }
+        try package.finish()
     }
 }
