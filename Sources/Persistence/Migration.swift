@@ -1,13 +1,19 @@
+import CSQLite
+
 /// One step of the schema, applied once, in version order, in its own transaction.
 /// The newest applied version is kept in `PRAGMA user_version`.
 public struct Migration: Sendable {
     public let version: Int
     public let name: String
+    /// Runs with foreign keys off, checked before it commits: needed to rebuild a table that
+    /// others reference (`Connection.rebuildTable`), whose drop would otherwise cascade.
+    public let rebuildsTables: Bool
     public let migrate: @Sendable (Connection) throws -> Void
 
-    public init(version: Int, name: String, _ migrate: @escaping @Sendable (Connection) throws -> Void) {
+    public init(version: Int, name: String, rebuildsTables: Bool = false, _ migrate: @escaping @Sendable (Connection) throws -> Void) {
         self.version = version
         self.name = name
+        self.rebuildsTables = rebuildsTables
         self.migrate = migrate
     }
 }
@@ -52,11 +58,29 @@ enum Migrator {
 
     static func migrate(_ connection: Connection, migrations: [Migration]) throws {
         for migration in migrations.sorted(by: { $0.version < $1.version }) {
+            // Outside the transaction: SQLite ignores these pragmas inside one.
+            let foreignKeys = try connection.fetchScalar(Int.self, "PRAGMA foreign_keys") ?? 0
+            if migration.rebuildsTables {
+                try connection.execute("PRAGMA foreign_keys = OFF")
+                // A rename then leaves other tables' triggers as written: they name the table
+                // being rebuilt, which exists again once the rebuild ends.
+                try connection.execute("PRAGMA legacy_alter_table = ON")
+            }
+            defer {
+                if migration.rebuildsTables {
+                    try? connection.execute("PRAGMA legacy_alter_table = OFF")
+                    try? connection.execute("PRAGMA foreign_keys = \(foreignKeys)")
+                }
+            }
             try connection.inTransaction("BEGIN IMMEDIATE") {
                 // Read inside the write lock: another process may have migrated meanwhile.
                 guard try schemaVersion(connection) < migration.version else { return }
                 do {
                     try migration.migrate(connection)
+                    if migration.rebuildsTables, let broken = try connection.fetchAll("PRAGMA foreign_key_check").first {
+                        throw DatabaseError(extendedResultCode: SQLITE_CONSTRAINT | (3 << 8),  // SQLITE_CONSTRAINT_FOREIGNKEY
+                                            message: "a row of \(broken["table"] as String) names a missing row after the rebuild")
+                    }
                 } catch {
                     throw MigrationError.failed(version: migration.version, name: migration.name, underlying: error)
                 }

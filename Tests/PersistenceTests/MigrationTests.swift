@@ -68,6 +68,46 @@ import Testing
         }
     }
 
+    /// A parent table rebuilt (here: AUTOINCREMENT added) keeps its rows, its triggers and its
+    /// children, whose rows a cascading drop would have taken.
+    @Test func aRebuiltTableKeepsRowsTriggersAndChildren() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("rebuild.sqlite")
+        let tables = Migration(version: 1, name: "tables") { db in
+            try db.execute("""
+                CREATE TABLE parent (id INTEGER PRIMARY KEY, name TEXT NOT NULL, shout TEXT GENERATED ALWAYS AS (upper(name)) VIRTUAL);
+                CREATE INDEX parent_by_name ON parent(name);
+                CREATE TABLE child (id INTEGER PRIMARY KEY, parent_id INTEGER NOT NULL REFERENCES parent(id) ON DELETE CASCADE);
+                CREATE TABLE log (entry TEXT);
+                CREATE TRIGGER parent_added AFTER INSERT ON parent BEGIN INSERT INTO log VALUES ('added ' || NEW.name); END;
+                CREATE TRIGGER child_added AFTER INSERT ON child BEGIN INSERT INTO log VALUES ((SELECT name FROM parent WHERE id = NEW.parent_id)); END;
+                INSERT INTO parent (id, name) VALUES (1, 'a'), (2, 'b');
+                INSERT INTO child (parent_id) VALUES (1), (2);
+                DELETE FROM parent WHERE id = 2;
+                DELETE FROM log;
+                """)
+        }
+        let rebuild = Migration(version: 2, name: "autoincrement", rebuildsTables: true) { db in
+            try db.rebuildTable("parent") { $0.replacing("id INTEGER PRIMARY KEY,", with: "id INTEGER PRIMARY KEY AUTOINCREMENT,") }
+        }
+        try Database(path: path, migrations: [tables]).close()
+        let database = try Database(path: path, migrations: [tables, rebuild])
+        try database.write(author: "test") { db in
+            #expect(try db.fetchScalar(String.self, "SELECT shout FROM parent WHERE id = 1") == "A")
+            #expect(try db.fetchScalar(Int.self, "SELECT count(*) FROM child") == 1)
+            try db.execute("INSERT INTO parent (name) VALUES ('gone'); DELETE FROM parent WHERE name = 'gone'")
+            try db.execute("INSERT INTO parent (name) VALUES ('c')")
+            // Without AUTOINCREMENT, c would take 2, the id of the deleted 'gone'.
+            #expect(try db.fetchScalar(Int.self, "SELECT id FROM parent WHERE name = 'c'") == 3)
+            try db.execute("INSERT INTO child (parent_id) VALUES (3)")
+            #expect(try db.fetchAll("SELECT entry FROM log").map { $0["entry"] as String } == ["added gone", "added c", "c"])
+            #expect(try db.fetchScalar(Int.self, "PRAGMA foreign_keys") == 1)
+            try db.execute("DELETE FROM parent WHERE id = 1")
+            #expect(try db.fetchScalar(Int.self, "SELECT count(*) FROM child") == 1, "the cascade still runs")
+            #expect(try db.fetchScalar(Int.self, "SELECT count(*) FROM sqlite_schema WHERE name = 'parent_by_name'") == 1)
+        }
+    }
+
     @Test func rejectsDuplicateVersions() throws {
         let directory = try TemporaryDirectory()
         #expect(throws: MigrationError.self) {

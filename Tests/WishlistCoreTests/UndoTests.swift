@@ -103,6 +103,27 @@ import TestSupport
         #expect(restored.id != last.id && restored.dateCreated == last.dateCreated)
     }
 
+    /// A stale Undo notice, form or script names only the record it was made for: no trip,
+    /// activity or deletion id is handed out twice.
+    @Test func noIDIsHandedOutTwice() throws {
+        let tripID = try tripWithActivities()
+        let activityID = try #require(try store.activities(tripID: tripID, sortedBy: .dateCreated).last?.id)
+        _ = try store.deleteActivity(id: activityID)
+        let firstDeletion = try store.deleteTrip(id: tripID)
+        let newTrip = try store.addTrip(TripDraft(name: "Newcomer", collection: .fallGetaways))
+        #expect(newTrip > tripID)
+        #expect(try store.addActivity(tripID: newTrip, name: "First") > activityID)
+
+        try store.undoDeletion(id: firstDeletion.id)
+        let secondDeletion = try store.deleteTrip(id: newTrip)
+        #expect(secondDeletion.id > firstDeletion.id)
+        // The first notice, still open in another tab, no longer restores anything.
+        #expect(throws: WishlistError.notFound(entity: "deletion", id: firstDeletion.id)) {
+            try store.undoDeletion(id: firstDeletion.id)
+        }
+        #expect(try store.trip(id: newTrip) == nil)
+    }
+
     @Test func anActivityComesBackOnlyWithItsTrip() throws {
         let tripID = try tripWithActivities()
         let activityDeletion = try store.deleteActivity(id: try store.activities(tripID: tripID, sortedBy: .dateCreated)[0].id)

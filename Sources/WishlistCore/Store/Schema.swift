@@ -31,6 +31,7 @@ enum Schema {
         recentlyDeleted,
         apiTokens,
         tripPositions,
+        lastingIDs,
     ]
 
     /// Photos (see `PhotoLibrary`). The sizes and the content version live on the trip row so

@@ -55,7 +55,7 @@ extension WishlistStore {
     func recordDeletion(_ kind: Deletion.Kind, name: String, tripID: Trip.ID, activities: String, _ arguments: [any DatabaseValueConvertible],
                         on connection: Connection) throws -> (Deletion, released: [String]) {
         let released = try forgetOldDeletions(on: connection)
-        let id = (try connection.fetchScalar(Int64.self, "SELECT max(id) FROM Deletion") ?? 0) + 1
+        let id = try Schema.nextDeletionID(on: connection)
         let date = clock.now()
         try connection.execute("INSERT INTO Deletion (id, date_deleted, entity, name, trip_id) VALUES (?, ?, ?, ?, ?)",
                                [id, date, kind.rawValue, name, tripID])
