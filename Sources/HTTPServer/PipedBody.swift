@@ -19,6 +19,9 @@ public final class PipedBody: Sendable {
     /// Starts `produce` with the pipe's write end, which is closed when it returns; `name` says
     /// what failed in the log.
     public init(name: String, produce: @escaping @Sendable (_ descriptor: Int32) throws -> Void) throws {
+        // A write to a pipe whose reader left raises SIGPIPE; the failed write is enough (the
+        // server ignores it too, but a body may be made before a server starts, as in tests).
+        signal(SIGPIPE, SIG_IGN)
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
             throw HTTPError(.serviceUnavailable, "The server is too busy to send this; try again shortly.",

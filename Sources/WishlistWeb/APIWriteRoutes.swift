@@ -79,7 +79,7 @@ struct APIWriteRoutes {
             guard !request.body.isEmpty else {
                 throw HTTPError(.badRequest, "Send the photo as the request body, or as the “photo” part of a multipart form.")
             }
-            let file = TemporaryFile(app.store.photos.directory.appendingPathComponent(".api-upload-\(UUID().uuidString)"))
+            let file = TemporaryFile(try DataFolder.uploads(besideDatabaseAt: app.store.database.path).appendingPathComponent(UUID().uuidString))
             try Data(request.body).write(to: file.url)
             try app.store.updateTrip(id: id, draft: draft, photoAt: file.url.path, author: author)
         }

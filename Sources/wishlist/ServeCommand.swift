@@ -17,6 +17,9 @@ struct ServeCommand {
         // The port first: a port in use must fail the start before the data folder is created or seeded.
         let listener = try ListeningSocket(host: invocation.host, port: Int(invocation.port))
         let lock = try DataFolderLock(folder: invocation.dataDirectory, command: "serve")
+        // Left by a process killed mid-write; nothing else writes here while the lock is ours.
+        let leftovers = DataFolder.sweepTemporaries(besideDatabaseAt: invocation.databasePath)
+        if !leftovers.isEmpty { Self.log("Removed \(leftovers.count) temporary file(s) left by an interrupted run: \(leftovers.joined(separator: ", ")).") }
         let tls = try TLSSetup.configuration(for: invocation, isLoopback: ListenPolicy.isLoopback(invocation.host))
         let maxPhotoBytes = invocation.maxPhotoMegabytes * 1024 * 1024
         let store = try DamagedDatabase.explained(invocation) {

@@ -10,13 +10,17 @@ from writers import prepare_writers
 
 
 def plant_leftovers(data_dir):
-    """What a crash mid-upload leaves behind: a partial temporary file and a complete file whose
-    row was never committed. The restart's sweep must remove both."""
+    """What a crash mid-write leaves behind: a partial photo, a complete one whose row was never
+    committed, an API upload, a multipart upload, an import's and an export's staging folders (and
+    what older versions left). The restart's sweeps must remove them all."""
     folder = data_dir / "images"
     if not folder.exists():
         return []
-    planted = [folder / ".partial-planted-by-test", folder / ("ab" * 32 + ".jpg")]
+    planted = [folder / ".partial-planted-by-test", folder / ("ab" * 32 + ".jpg"), folder / ".api-upload-planted",
+               data_dir / ".uploads" / "planted", data_dir / ".import-planted" / "photos" / ("cd" * 32 + ".jpg"),
+               data_dir / ".export-planted" / "wishlist.json", data_dir / ".downloads" / "planted.zip"]
     for path in planted:
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(b"\xff\xd8\xff\xe0 not a whole image")
     return planted
 

@@ -230,6 +230,39 @@ import Testing
         #expect(try test.store.search("porto").trips.map(\.name) == ["Porto"])
     }
 
+    /// Backups before imports link the photos (they never change) instead of copying them, and
+    /// only the newest `keptImportBackups` stay.
+    @Test func importBackupsLinkTheirPhotosAndOnlyTheNewestStay() throws {
+        let test = try wishlistWithPhotos()
+        var folders: [URL] = []
+        for _ in 0..<(Backup.keptImportBackups + 2) {
+            folders.append(try Backup.beforeImport(of: test.store).folder)
+        }
+        let kept = try FileManager.default.contentsOfDirectory(atPath: test.directory.path + "/backups").sorted()
+        #expect(kept.count == Backup.keptImportBackups)
+        #expect(Set(kept) == Set(folders.suffix(Backup.keptImportBackups).map(\.lastPathComponent)))
+        let newest = try #require(folders.last)
+        let photo = try #require(try FileManager.default.contentsOfDirectory(atPath: newest.path + "/images").first)
+        let live = try FileManager.default.attributesOfItem(atPath: test.store.photos.url(for: photo).path)
+        let backedUp = try FileManager.default.attributesOfItem(atPath: newest.path + "/images/" + photo)
+        #expect(live[.systemFileNumber] as? NSNumber == backedUp[.systemFileNumber] as? NSNumber, "one file, two names")
+    }
+
+    @Test func startingSweepsEveryTemporaryEntryAndNothingElse() throws {
+        let test = try wishlistWithPhotos()
+        let data = test.directory.path
+        let planted = [".import-1/photos/x.jpg", ".export-2/wishlist.json", ".uploads/3", ".downloads/4.zip", "images/.api-upload-5"]
+        for path in planted {
+            try FileManager.default.createDirectory(atPath: data + "/" + (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data([1, 2, 3]).write(to: URL(fileURLWithPath: data + "/" + path))
+        }
+        let before = try photos(of: test)
+        let swept = DataFolder.sweepTemporaries(besideDatabaseAt: test.store.database.path)
+        #expect(Set(swept) == [".import-1", ".export-2", ".uploads", ".downloads", ".api-upload-5"])
+        #expect(try leftovers(in: test).filter { !$0.hasPrefix(".wishlist") && !$0.hasPrefix("wishlist") }.isEmpty)
+        #expect(try photos(of: test) == before)
+    }
+
     @Test func restoreRefusesAFolderThatIsNotABackup() throws {
         let test = try TestStore()
         let folder = URL(fileURLWithPath: test.directory.path + "/not-a-backup")

@@ -33,7 +33,7 @@ import TestSupport
         try Data(reply.body).write(to: URL(fileURLWithPath: copy))
         let preview = try WishlistArchive(store: harness.store).stage(URL(fileURLWithPath: copy)).preview
         #expect(preview.isPackage && preview.trips == 12 && preview.photos == 12)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: harness.directory).filter { $0.hasPrefix(".") }.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: harness.directory).filter { $0.hasPrefix(".export-") }.isEmpty)
     }
 
     /// Packed while it is sent, one at a time: a second download waits for the first to finish,

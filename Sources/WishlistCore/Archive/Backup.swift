@@ -18,6 +18,8 @@ public struct BackupError: Error, Hashable, Sendable, CustomStringConvertible {
 public enum Backup {
     static let databaseFileName = "wishlist.sqlite"
     static let folderForImportBackups = "backups"
+    /// Backups taken before imports that are kept, the newest; older ones go as a new one is taken.
+    public static let keptImportBackups = 5
 
     /// Copies the live wishlist into the new folder `folder`: the database through SQLite's online
     /// backup (one moment; the server keeps writing meanwhile) and the photo files this copy refers
@@ -38,7 +40,7 @@ public enum Backup {
     }
 
     /// A backup in `<data directory>/backups/import-YYYYMMDD-HHMMSS/` (UTC), taken before an
-    /// import replaces anything.
+    /// import replaces anything; the oldest beyond `keptImportBackups` go.
     public static func beforeImport(of store: WishlistStore) throws -> BackupSummary {
         let date = store.clock.now()
         let formatter = DateFormatter()
@@ -47,13 +49,39 @@ public enum Backup {
         formatter.dateFormat = "yyyyMMdd-HHmmss"
         let parent = URL(fileURLWithPath: store.database.path).deletingLastPathComponent()
             .appendingPathComponent(folderForImportBackups, isDirectory: true)
-        var folder = parent.appendingPathComponent("import-\(formatter.string(from: date))", isDirectory: true)
-        var attempt = 1
-        while FileManager.default.fileExists(atPath: folder.path) {
-            attempt += 1
-            folder = parent.appendingPathComponent("import-\(formatter.string(from: date))-\(attempt)", isDirectory: true)
+        let existing = ((try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []).compactMap(ImportBackupName.init)
+        let name = ImportBackupName(time: formatter.string(from: date), after: existing)
+        let summary = try write(of: store, to: parent.appendingPathComponent(name.folder, isDirectory: true))
+        for old in (existing + [name]).sorted().dropLast(keptImportBackups) {
+            try? FileManager.default.removeItem(at: parent.appendingPathComponent(old.folder))
         }
-        return try write(of: store, to: folder)
+        return summary
+    }
+
+    /// `import-YYYYMMDD-HHMMSS[-N]`, in the order they were taken: the Nth in that second.
+    private struct ImportBackupName: Comparable {
+        let folder: String
+        let time: String
+        let attempt: Int
+
+        init?(_ folder: String) {
+            let parts = folder.split(separator: "-")
+            guard parts.count == 3 || parts.count == 4, parts[0] == "import" else { return nil }
+            self.folder = folder
+            time = parts[1] + "-" + parts[2]
+            attempt = parts.count == 4 ? Int(parts[3]) ?? 1 : 1
+        }
+
+        /// The next name for a backup taken at `time` ("YYYYMMDD-HHMMSS"), after those `existing`.
+        init(time: String, after existing: [ImportBackupName]) {
+            self.time = time
+            attempt = (existing.filter { $0.time == time }.map(\.attempt).max() ?? 0) + 1
+            folder = "import-\(time)" + (attempt == 1 ? "" : "-\(attempt)")
+        }
+
+        static func < (lhs: Self, rhs: Self) -> Bool {
+            (lhs.time, lhs.attempt) < (rhs.time, rhs.attempt)
+        }
     }
 
     /// What to do when the database file at `databasePath` is damaged or gone: the commands that
@@ -98,16 +126,19 @@ public enum Backup {
         return BackupSummary(folder: folder, photoFiles: names.count)
     }
 
-    /// Copies (and syncs) every photo file the backed-up database refers to; returns how many
-    /// were copied and the names that had no file.
+    /// Links (or, on another disk, copies and syncs) every photo file the backed-up database
+    /// refers to; returns how many and the names that had no file. Photo files never change
+    /// (content-derived names), so a hard link is a copy that takes no space.
     private static func copyPhotos(referencedBy database: URL, from photos: URL) throws -> (copied: Int, missing: [String]) {
         let (names, missing) = try photoFiles(referencedBy: database, in: photos)
         let destination = WishlistStore.imagesDirectory(forDatabaseAt: database.path)
         try? FileManager.default.removeItem(at: destination)
         try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
         for name in names.sorted() where !missing.contains(name) {
-            try FileManager.default.copyItem(at: photos.appendingPathComponent(name), to: destination.appendingPathComponent(name))
-            try synchronize(destination.appendingPathComponent(name))
+            let (source, copy) = (photos.appendingPathComponent(name), destination.appendingPathComponent(name))
+            guard link(source.path, copy.path) != 0 else { continue }
+            try FileManager.default.copyItem(at: source, to: copy)
+            try synchronize(copy)
         }
         try synchronize(destination)
         return (names.count - missing.count, missing)

@@ -67,7 +67,7 @@ public struct WishlistArchive: Sendable {
     /// The first half of a zip export: the document written, as of one moment, into a staging
     /// folder in `folder`; `PreparedExport.write(to:)` then packs it with the photos it names.
     public func prepareExport(in folder: URL, progress: (ArchiveProgress) -> Void = { _ in }) throws -> PreparedExport {
-        try PreparedExport(staging: folder.appendingPathComponent(".export-\(UUID().uuidString)"), photos: store.photos) {
+        try PreparedExport(staging: folder.appendingPathComponent(DataFolder.exportStagingPrefix + UUID().uuidString), photos: store.photos) {
             try writeDocument(to: $0, progress: progress)
         }
     }
@@ -191,8 +191,10 @@ public final class PreparedExport: Sendable {
         try? FileManager.default.removeItem(at: staging)
     }
 
-    /// Adds the document and every photo it names to `package`, and finishes it.
+    /// Adds the document and every photo it names to `package`, and finishes it; the staging
+    /// folder goes then, written or not.
     public func write(to package: FileArchiveWriter) throws {
+        defer { try? FileManager.default.removeItem(at: staging) }
         try package.add(name: StagedArchive.documentEntry, fileAt: document.path)
         // Stored files never change, so they match the document; one that an edit deleted since
         // fails the export with its name (export again).
