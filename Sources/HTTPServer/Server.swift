@@ -56,6 +56,10 @@ public final class Server: Sendable {
         /// Run on each request head before its body is read (and before the responder): a
         /// refusal is answered at once and the body never read (see `HeadCheck`).
         public var headChecks: [any HeadCheck] = []
+        /// Requests whose handler holds a process-wide resource for long (a library under one
+        /// lock): answered one at a time on a queue of their own, so a burst of them waits in
+        /// line there and never holds the threads every other connection needs.
+        public var isSlow: @Sendable (Request) -> Bool = { _ in false }
 
         public init(host: String = "127.0.0.1", port: Int = 0,
                     threadCount: Int = ProcessInfo.processInfo.activeProcessorCount,
@@ -100,12 +104,14 @@ public final class Server: Sendable {
     private let answeredCount = Atomic<Int>(0)
     let uploads: HandlerQueue
     let writes: HandlerQueue
+    let slow: HandlerQueue
 
     public init(configuration: Configuration = Configuration(), responder: @escaping Handler) {
         self.configuration = configuration
         errorPages = ErrorPages(render: configuration.errorPage)
         uploads = HandlerQueue(name: "uploads", concurrency: configuration.uploadConcurrency)
         writes = HandlerQueue(name: "writes", concurrency: configuration.writeConcurrency)
+        slow = HandlerQueue(name: "slow", concurrency: 1)
         eventStreams = EventStreamRegistry(limits: configuration.eventStreamLimits)
         let errorPages = errorPages
         func wrapped(_ inner: @escaping Handler) -> Handler {
@@ -166,8 +172,7 @@ public final class Server: Sendable {
         heartbeat.setEventHandler { [weak self] in self?.sendHeartbeats() }
         heartbeat.resume()
         eventStreams.resume()
-        uploads.reopen()
-        writes.reopen()
+        for queue in [uploads, writes, slow] { queue.reopen() }
         running.withLock {
             $0 = Running(daemon: UncheckedHandle(pointer: daemon), port: listener.port,
                          heartbeat: UncheckedHandle(pointer: heartbeat), retainedSelf: retained)
@@ -205,8 +210,7 @@ public final class Server: Sendable {
             usleep(2_000)
         }
         // An upload or write being handled finishes and its answer goes out.
-        uploads.drain(timeout: .now() + 30)
-        writes.drain(timeout: .now() + 30)
+        for queue in [uploads, writes, slow] { queue.drain(timeout: .now() + 30) }
         MHD_stop_daemon(daemon)
         stopping.retainedSelf?.release()
     }
@@ -262,7 +266,8 @@ public final class Server: Sendable {
     /// writes (their handlers wait on the disk); nil for reads, answered at once.
     func offloadQueue(for request: Request) -> HandlerQueue? {
         if !request.files.isEmpty || request.body.count >= Self.uploadBodyBytes { return uploads }
-        return request.method.isUnsafe ? writes : nil
+        if request.method.isUnsafe { return writes }
+        return configuration.isSlow(request) ? slow : nil
     }
 
     /// A body this large is a file sent raw (a photo PUT to the API), whose handling grows with it

@@ -1,4 +1,5 @@
 import HTTPServer
+import WishlistCore
 
 extension WishlistApp {
     /// The server for this app, as `wishlist serve` and the tests run it: `configuration`'s
@@ -9,6 +10,9 @@ extension WishlistApp {
         configuration.maxBodySize = maxBodySize
         configuration.headChecks = headChecks
         configuration.errorPage = errorPage(status:message:request:)
+        configuration.uploadDirectory = try DataFolder.uploads(besideDatabaseAt: store.database.path).path
+        // The gazetteer answers one search at a time (~60 ms each, `PlaceSearch`).
+        configuration.isSlow = { $0.path == PlaceRoutes.path }
         return Server(configuration: configuration, responder: try makeResponder())
     }
 
