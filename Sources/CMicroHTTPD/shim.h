@@ -10,11 +10,13 @@
 /* Swift cannot call C variadic functions: these one-line wrappers fix the options it needs. */
 
 /* Starts a daemon on an already bound and listening socket, with a thread pool and epoll; with
-   TLS when `tls_key` and `tls_cert` (PEM, read during the call only) are given and `flags` has MHD_USE_TLS. */
+   TLS when `tls_key` and `tls_cert` (PEM, read during the call only) are given and `flags` has
+   MHD_USE_TLS. `notify_connection` hears each connection open and close (the server holds each
+   address to its share itself, so libmicrohttpd's per-address limit is not set). */
 static inline struct MHD_Daemon *wl_mhd_start(unsigned int flags, int listen_fd,
                                               unsigned int thread_pool_size,
                                               unsigned int connection_limit,
-                                              unsigned int per_address_connection_limit,
+                                              MHD_NotifyConnectionCallback notify_connection, void *notify_cls,
                                               unsigned int connection_timeout,
                                               size_t connection_memory_limit,
                                               MHD_AccessHandlerCallback access_handler, void *access_cls,
@@ -31,7 +33,7 @@ static inline struct MHD_Daemon *wl_mhd_start(unsigned int flags, int listen_fd,
                             MHD_OPTION_LISTEN_SOCKET, listen_fd,
                             MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address_connection_limit,
+                            MHD_OPTION_NOTIFY_CONNECTION, notify_connection, notify_cls,
                             MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
@@ -55,6 +57,13 @@ static inline const struct sockaddr *wl_mhd_client_address(struct MHD_Connection
 /* Whether this libmicrohttpd was built with GnuTLS (the enum's aliased values keep it from Swift). */
 static inline bool wl_mhd_supports_tls(void) {
     return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES;
+}
+
+/* What `notify_connection` kept for a connection (NULL if nothing). */
+static inline void *wl_mhd_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
 }
 
 /* A connection's socket descriptor (-1 if unknown). */

@@ -26,8 +26,9 @@ public final class Server: Sendable {
         public var headerTimeout = 10
         /// Lowered at start to leave room below the process's descriptor limit (see `DescriptorLimit`).
         public var maxConnections: Int
-        /// Connections one client address may hold at once; more are closed unanswered. Room for
-        /// the load test's 200 clients, which share 127.0.0.1 as a local user's tabs do.
+        /// Connections one client address may hold at once (`AddressQuota`: one more closes the
+        /// address's oldest outside a request). Room for the load test's 200 clients, which share
+        /// 127.0.0.1 as a local user's tabs do.
         public var maxConnectionsPerAddress = 256
         public var eventStreamLimits = EventStreamLimits()
         /// Bytes libmicrohttpd reserves per connection for its request line, headers and buffers:
@@ -101,6 +102,7 @@ public final class Server: Sendable {
     private let checkedHandler: Handler
     private let running = Mutex(Running())
     let eventStreams: EventStreamRegistry
+    let addressQuota: AddressQuota
     private let answeredCount = Atomic<Int>(0)
     let uploads: HandlerQueue
     let writes: HandlerQueue
@@ -113,6 +115,7 @@ public final class Server: Sendable {
         writes = HandlerQueue(name: "writes", concurrency: configuration.writeConcurrency)
         slow = HandlerQueue(name: "slow", concurrency: 1)
         eventStreams = EventStreamRegistry(limits: configuration.eventStreamLimits)
+        addressQuota = AddressQuota(limit: configuration.maxConnectionsPerAddress)
         let errorPages = errorPages
         func wrapped(_ inner: @escaping Handler) -> Handler {
             let renderErrors = errorPages.wrapping(inner)
@@ -184,7 +187,7 @@ public final class Server: Sendable {
                              tlsCertificate: UnsafePointer<CChar>?) -> OpaquePointer? {
         wl_mhd_start(
             flags, listener.descriptor, UInt32(max(1, configuration.threadCount)),
-            UInt32(connectionLimit), UInt32(max(1, configuration.maxConnectionsPerAddress)),
+            UInt32(connectionLimit), serverConnectionNotified, retained.toOpaque(),
             UInt32(configuration.headerTimeout), configuration.connectionMemoryLimit,
             serverAccessHandler, retained.toOpaque(), serverRequestCompleted, retained.toOpaque(),
             serverRequestStarted, retained.toOpaque(), tlsKey, tlsCertificate)

@@ -12,6 +12,26 @@ func serverRequestStarted(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<
     return Unmanaged.passRetained(context).toOpaque()
 }
 
+/// A connection opened or closed: counted in the server's `AddressQuota`, its id kept as the
+/// connection's socket context.
+func serverConnectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+                              _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+                              _ event: MHD_ConnectionNotificationCode) {
+    guard let cls, let connection, let socketContext else { return }
+    let quota = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().addressQuota
+    if event == MHD_ConnectionNotificationCode.CONNECTION_NOTIFY_STARTED {
+        let id = quota.opened(address: remoteAddress(of: connection), socket: wl_mhd_connection_socket(connection))
+        socketContext.pointee = UnsafeMutableRawPointer(bitPattern: UInt(id))
+    } else if let id = connectionID(socketContext.pointee) {
+        quota.closed(id)
+        socketContext.pointee = nil
+    }
+}
+
+private func connectionID(_ socketContext: UnsafeMutableRawPointer?) -> UInt64? {
+    socketContext.map { UInt64(UInt(bitPattern: $0)) }
+}
+
 /// Called first with the header, then once per body chunk, then once more with no data.
 /// The response is queued only after the first call: queued on the first, libmicrohttpd
 /// would close the connection instead of keeping it alive.
@@ -26,6 +46,7 @@ func serverAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePo
     let context = Unmanaged<RequestContext>.fromOpaque(contextAddress).takeUnretainedValue()
 
     if !context.hasStarted {
+        if let id = connectionID(wl_mhd_socket_context(connection)) { server.addressQuota.requestStarted(id) }
         // The head is complete: from here the request's own timeout applies, not the short one
         // for connections that have not sent a head yet.
         _ = wl_mhd_set_timeout(connection, UInt32(server.configuration.connectionTimeout))
@@ -90,6 +111,7 @@ func serverRequestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: Opaqu
     contextPointer?.pointee = nil
     let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
     let context = Unmanaged<RequestContext>.fromOpaque(contextAddress).takeRetainedValue()
+    if let connection, let id = connectionID(wl_mhd_socket_context(connection)) { server.addressQuota.requestEnded(id) }
     if let stream = context.eventStream { server.eventStreams.unregister(stream) }
     context.offloaded?.queue.completed()
     context.complete()
