@@ -17,6 +17,9 @@ library is used.
 - The first run, and a run told that its cursor is no longer valid (409: a side was restored from
   an older backup), compare everything instead: records with the same name (trips: and
   collection) are paired, the rest copied across; side A wins where both differ.
+- A peer is not trusted: answers are read up to a limit, redirects are not followed (the token
+  stays with its own server), a history that does not move ends the pass, and a record that is
+  not what the API describes is skipped with a message while the rest is copied.
 """
 
 import argparse
@@ -28,6 +31,46 @@ import urllib.parse
 import urllib.request
 
 KINDS = ("trips", "activities")
+# Far beyond any honest answer: a history page of 1,000 transactions, a page of trips, a photo
+# at the server's upload limit. Past them a side is refused, not read into memory.
+MAX_JSON_BYTES = 16 << 20
+MAX_PHOTO_BYTES = 64 << 20
+# History pages one pass reads from a side; the next pass goes on from where this one ended.
+MAX_HISTORY_PAGES = 1000
+MAX_TRIPS = 1_000_000
+TIMEOUT_SECONDS = 60
+
+
+class SyncError(Exception):
+    """A side that cannot be synced with now: said in one line, and the run ends."""
+
+
+class NoRedirects(urllib.request.HTTPRedirectHandler):
+    """A redirect would carry the bearer token to wherever it points: refuse to follow any."""
+
+    def redirect_request(self, request, fp, code, message, headers, new_url):
+        raise SyncError(f"{request.full_url} redirected to {new_url}; not followed, so the token stays with its own server")
+
+
+OPENER = urllib.request.build_opener(NoRedirects)
+
+
+def warn(message):
+    print(f"sync-client: {message}", file=sys.stderr)
+
+
+def is_id(value):
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def is_trip_detail(detail):
+    """Whether `GET /api/trips/ID` answered the shape the comparing reads."""
+    try:
+        trip = detail["trip"]
+        return (is_id(trip["id"]) and isinstance(trip["name"], str) and isinstance(trip["collection"], str)
+                and all(is_id(activity["id"]) and isinstance(activity["name"], str) for activity in detail["activities"]))
+    except (KeyError, TypeError):
+        return False
 
 
 def created(record):
@@ -56,16 +99,28 @@ class Side:
         self.token = token
         self.author = self.json("GET", "/api/token")["author"]
 
-    def request(self, method, path, body=None, content_type=None):
+    def request(self, method, path, body=None, content_type=None, limit=MAX_JSON_BYTES):
+        """The status and the body, read up to `limit` bytes (more: `SyncError`)."""
         headers = {"Authorization": f"Bearer {self.token}"}
         if content_type:
             headers["Content-Type"] = content_type
         request = urllib.request.Request(self.url + path, data=body, method=method, headers=headers)
         try:
-            with urllib.request.urlopen(request, timeout=60) as response:
-                return response.status, response.read()
+            with OPENER.open(request, timeout=TIMEOUT_SECONDS) as response:
+                return response.status, self.read(response, method, path, limit)
         except urllib.error.HTTPError as error:
-            return error.code, error.read()
+            return error.code, self.read(error, method, path, MAX_JSON_BYTES)
+        except (urllib.error.URLError, OSError) as error:
+            raise SyncError(f"{self.key}: {method} {path} failed: {error}") from None
+
+    def read(self, response, method, path, limit):
+        declared = response.headers.get("Content-Length")
+        if declared and declared.isdigit() and int(declared) > limit:
+            raise SyncError(f"{self.key}: {method} {path} answered {int(declared)} bytes, more than the {limit >> 20} MB an answer may have")
+        data = response.read(limit + 1)
+        if len(data) > limit:
+            raise SyncError(f"{self.key}: {method} {path} answered more than the {limit >> 20} MB an answer may have")
+        return data
 
     def json(self, method, path, value=None, missing_ok=False):
         """The decoded answer; None for a 404 when `missing_ok` (a record deleted meanwhile)."""
@@ -76,34 +131,53 @@ class Side:
         if status == 409:
             raise CursorRefused(data.decode(errors="replace"))
         if status >= 400:
-            raise RuntimeError(f"{self.key}: {method} {path} answered {status}: {data.decode(errors='replace')}")
-        return json.loads(data) if data else {}
+            raise SyncError(f"{self.key}: {method} {path} answered {status}: {data[:500].decode(errors='replace')}")
+        try:
+            return json.loads(data) if data else {}
+        except ValueError:
+            raise SyncError(f"{self.key}: {method} {path} answered something that is not JSON") from None
 
     def history(self, cursor):
-        """The trip and activity ids changed after `cursor` by anyone but us, and the new cursor."""
+        """The trip and activity ids changed after `cursor` by anyone but us, and the new cursor:
+        up to `MAX_HISTORY_PAGES` pages, each of which must move the cursor."""
         changed = {kind: {} for kind in KINDS}
-        while True:
+        for _ in range(MAX_HISTORY_PAGES):
             query = urllib.parse.urlencode({"after": cursor, "excludeAuthors": self.author,
                                             "entities": "Trip,Activity", "limit": 1000})
             page = self.json("GET", f"/api/history?{query}")
-            for transaction in page["transactions"]:
-                for change in transaction["changes"]:
-                    changed["trips" if change["entity"] == "Trip" else "activities"][change["id"]] = True
-            cursor = page["cursor"]
-            if not page["hasMore"]:
+            try:
+                transactions, next_cursor, has_more = page["transactions"], str(page["cursor"]), page["hasMore"] is True
+                changes = [change for transaction in transactions for change in transaction["changes"]]
+            except (KeyError, TypeError):
+                raise SyncError(f"{self.key}: a history page is not what the API describes") from None
+            for change in changes:
+                kind = {"Trip": "trips", "Activity": "activities"}.get(change.get("entity")) if isinstance(change, dict) else None
+                if kind is None or not is_id(change.get("id")):
+                    warn(f"{self.key}: skipped a change that names no trip or activity: {str(change)[:200]}")
+                    continue
+                changed[kind][change["id"]] = True
+            if has_more and next_cursor == str(cursor):
+                raise SyncError(f"{self.key}: the history says there is more after cursor {cursor} but does not move past it")
+            cursor = next_cursor
+            if not has_more:
                 return changed, cursor
+        warn(f"{self.key}: read {MAX_HISTORY_PAGES} history pages; the next run goes on from cursor {cursor}")
+        return changed, cursor
 
     def newest_token(self):
         return self.json("GET", "/api/history?limit=1")["newestToken"]
 
     def all_trips(self):
         trips, offset = [], 0
-        while True:
-            page = self.json("GET", f"/api/trips?limit=500&offset={offset}")["trips"]
-            trips += page
+        while offset <= MAX_TRIPS:
+            page = self.json("GET", f"/api/trips?limit=500&offset={offset}").get("trips")
+            if not isinstance(page, list):
+                raise SyncError(f"{self.key}: a page of trips is not what the API describes")
+            trips += [trip for trip in page if isinstance(trip, dict) and is_id(trip.get("id"))]
             offset += len(page)
             if len(page) < 500:
                 return trips
+        raise SyncError(f"{self.key}: lists more than {MAX_TRIPS} trips")
 
 
 class Pairs:
@@ -186,7 +260,7 @@ class Mirror:
         trip, peer = self.copy_record("trips", source, target, trip_id, lambda detail: detail["trip"], trip_fields, write)
         version = trip and trip.get("photoVersion")
         if peer and version and version != peer.get("photoVersion"):
-            status, photo = source.request("GET", f"/api/trips/{trip_id}/photo")
+            status, photo = source.request("GET", f"/api/trips/{trip_id}/photo", limit=MAX_PHOTO_BYTES)
             if status == 200:
                 target.request("PUT", f"/api/trips/{peer['id']}/photo", photo, "application/octet-stream")
 
@@ -206,10 +280,13 @@ class Mirror:
 
     def copy(self, source, target, changed):
         # Trips first: a new activity's trip must have its peer before the activity is added.
-        for trip_id in changed["trips"]:
-            self.copy_trip(source, target, trip_id)
-        for activity_id in changed["activities"]:
-            self.copy_activity(source, target, activity_id)
+        for kind, copy_one in (("trips", self.copy_trip), ("activities", self.copy_activity)):
+            for record_id in changed[kind]:
+                try:
+                    copy_one(source, target, record_id)
+                except (KeyError, TypeError, ValueError, AttributeError) as error:
+                    # The rest is copied, and the cursor moves past it: a later run does not stop here again.
+                    warn(f"{source.key}: skipped {kind} {record_id}, which is not what the API describes ({type(error).__name__}: {error})")
 
     def follow_history(self):
         """Copies each side's changes since its cursor to the other side."""
@@ -224,8 +301,7 @@ class Mirror:
         The cursors are taken first: what changes meanwhile is read again by the next pass."""
         cursors = {key: str(side.newest_token()) for key, side in self.sides.items()}
         a, b = self.sides["a"], self.sides["b"]
-        details = {key: {trip["id"]: side.json("GET", f"/api/trips/{trip['id']}") for trip in side.all_trips()}
-                   for key, side in self.sides.items()}
+        details = {key: self.trip_details(side) for key, side in self.sides.items()}
         self.pair_by_name(details)
         self.copy(a, b, {"trips": details["a"], "activities": self.activity_ids(details["a"])})
         unpaired = {kind: {record_id: True for record_id in ids if self.pairs.peer(kind, "b", (record_id, None)) is None}
@@ -233,6 +309,18 @@ class Mirror:
         self.copy(b, a, unpaired)
         for key, cursor in cursors.items():
             self.state[key] = {"cursor": cursor}
+
+    @staticmethod
+    def trip_details(side):
+        """Each trip's `GET /api/trips/ID`, by id; one not as the API describes is skipped."""
+        details = {}
+        for trip in side.all_trips():
+            detail = side.json("GET", f"/api/trips/{trip['id']}", missing_ok=True)
+            if is_trip_detail(detail):
+                details[trip["id"]] = detail
+            elif detail is not None:
+                warn(f"{side.key}: skipped trip {trip['id']}, which is not what the API describes")
+        return details
 
     @staticmethod
     def activity_ids(details):
@@ -283,8 +371,12 @@ def main():
     if os.path.exists(arguments.state):
         with open(arguments.state) as file:
             state = json.load(file)
-    mirror = Mirror(Side("a", arguments.a, tokens[0]), Side("b", arguments.b, tokens[1]), state)
-    mirror.run()
+    try:
+        mirror = Mirror(Side("a", arguments.a, tokens[0]), Side("b", arguments.b, tokens[1]), state)
+        mirror.run()
+    except SyncError as error:
+        # The state file is left as the last whole run wrote it.
+        sys.exit(f"sync-client: {error}")
     # Written whole, then renamed: an interrupted run leaves the last state, and the next run
     # reads again what this one had done (equal records cost no write).
     temporary = arguments.state + ".partial"
