@@ -91,8 +91,8 @@ function showsThisPage(url) {
 }
 
 // What the server answered an in-place action (`form` sent it) does to the page. A save is
-// answered with a redirect (followed: `url` is where it led). Sent back here, the fresh fragments
-// swap in; sent elsewhere, the browser goes there; the form again with its problems (422) swaps
+// answered with a redirect, followed asking for the page's fragments alone (`url` is where it
+// led: no layout or template is drawn or sent). Sent back here, the fresh fragments swap in; sent elsewhere, the browser goes there; the form again with its problems (422) swaps
 // in too. Any other failure is an alert over the page, which keeps what was typed.
 function showAnswer({ status, url, html }, form) {
   const page = new DOMParser().parseFromString(html, "text/html");
@@ -116,7 +116,8 @@ const unreachable = { heading: "Wishlist can’t be reached", message: "Check th
 
 async function post(url, body, form) {
   try {
-    const response = await fetch(url, { method: "POST", body, headers: { "X-CSRF-Token": csrfToken } });
+    // The header rides along the redirect: the page it leads to answers its fragments alone.
+    const response = await fetch(url, { method: "POST", body, headers: { "X-CSRF-Token": csrfToken, "X-Wishlist-Fragments": "only" } });
     showAnswer({ status: response.status, url: response.url, html: await response.text() }, form);
   } catch {
     alertDialog(unreachable.heading, unreachable.message);

@@ -30,6 +30,14 @@ enum Tab: String, CaseIterable, Sendable {
     }
 }
 
+extension Request {
+    /// A GET from the page's script after an in-place action (the redirect it followed): it swaps
+    /// the page's fragments in and needs nothing else (`X-Wishlist-Fragments: only`, app.js).
+    var asksForFragmentsAlone: Bool {
+        method == .get && headers["X-Wishlist-Fragments"] == "only"
+    }
+}
+
 /// Renders screens inside the layout: adds what every page needs (tabs, CSRF token, live topics),
 /// and keeps rendered pages while they are current (`cached`).
 final class PageRenderer: Sendable {
@@ -144,7 +152,7 @@ final class PageRenderer: Sendable {
     }
 
     private func cacheKey(_ request: Request) -> String {
-        "\(isSignedIn(request) ? "signed-in" : "anonymous") \(request.path)?\(request.rawQuery)"
+        "\(isSignedIn(request) ? "signed-in" : "anonymous")\(request.asksForFragmentsAlone ? " fragments" : "") \(request.path)?\(request.rawQuery)"
     }
 
     /// The fragments a page about to be drawn places (`FragmentPlaces.place`), for `render`.
@@ -173,8 +181,17 @@ final class PageRenderer: Sendable {
             context["liveSince"] = .string(sincePlaceholder)
         }
         let placed = fragments?.bodies ?? []
-        let page = try skeleton(template, .object(context), placing: placed.count)
+        let page = request?.asksForFragmentsAlone == true
+            ? fragmentsAlone(placing: placed.count)
+            : try skeleton(template, .object(context), placing: placed.count)
         return SharedResponse(status: status, html: page.inserting(placed, atSlotsFrom: 2), liveSince: nil)
+    }
+
+    /// The places of `fragmentCount` fragments and nothing else: the answer to a script that
+    /// swaps a page's fragments in after an in-place action, with no layout or template drawn.
+    private func fragmentsAlone(placing fragmentCount: Int) -> SplicedBody {
+        let places = (0..<fragmentCount).map { FragmentPlaces.placeholder($0, prefix: fragmentPlaceholderPrefix) }
+        return SplicedBody(splitting: Array(places.joined().utf8), at: ([tokenPlaceholder, sincePlaceholder] + places).map { Array($0.utf8) })
     }
 
     /// `template` rendered with `context`, split at the token, live-token and fragment places

@@ -79,9 +79,7 @@ struct TripPage {
             } ?? fragments.place(list, showing: checklist as TripChecklist?),
             "editing": .bool(editing),
             "undo": UndoRoutes.notice(shown.deletion),
-            "earned": .array(shown.achieved.filter { earnedIDs.contains($0.id) }.map { goal in
-                ["name": .string(goal.name), "badge": .string(goal.badge)]
-            }),
+            "notice": try fragments.place(unkept: TripNoticeView(earned: shown.achieved.filter { earnedIDs.contains($0.id) })),
         ]
         if editing {
             let form = form ?? TripForm(trip: trip)
@@ -94,6 +92,17 @@ struct TripPage {
         }
         return try app.pages.render("trip", for: request, tab: .wishlist, liveTopics: [.tripHeader(tripID: id), list],
                                     status: status, savingForm: editing ? Self.formID : nil, fragments: fragments, context)
+    }
+}
+
+/// What the last change on the page earned: a status region, empty unless badges were earned.
+struct TripNoticeView: FragmentView {
+    static let partial = "partials/trip-notice"
+    let earned: [Goal]
+    var elementID: String { "trip-notice" }
+
+    var mustacheValue: MustacheValue {
+        object(["earned": .array(earned.map { ["name": .string($0.name), "badge": .string($0.badge)] })])
     }
 }
 

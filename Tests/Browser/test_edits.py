@@ -244,6 +244,30 @@ def test_a_badge_earned_by_a_check_off_is_said_on_the_trip_page(server, browser)
     screenshot(browser, "badge-earned")
 
 
+RECORD_ANSWERS = """
+window.__answers = [];
+const fetchAsBefore = window.fetch;
+window.fetch = async (...request) => {
+  const response = await fetchAsBefore(...request);
+  response.clone().text().then((text) => window.__answers.push(text));
+  return response;
+};
+"""
+
+
+def test_a_check_off_in_place_fetches_no_whole_page(server, browser):
+    open_trip(browser, server, "Surf Steamer Lane")
+    mark_page(browser)
+    browser.execute_script(RECORD_ANSWERS)
+    browser.find_element(By.CSS_SELECTOR, "#activity-list button.check[aria-label='Surf at Pleasure Point']").click()
+    wait_until(browser, lambda d: "You earned the “10 Activities” badge." in d.find_element(By.ID, "trip-notice").text)
+    answers = browser.execute_script("return window.__answers")
+    assert answers and not any("<html" in answer for answer in answers), [answer[:120] for answer in answers]
+    assert browser.execute_script("return window.__notReloaded === true")
+    checked = browser.find_element(By.CSS_SELECTOR, "#activity-list button.check[aria-label='Surf at Pleasure Point']")
+    assert checked.get_attribute("aria-checked") == "true"
+
+
 def test_search_results_typed_in_place_update_live(server, browser, second_browser):
     browser.get(server.url + "/search")
     browser.find_element(By.CSS_SELECTOR, "input[data-live-search]").send_keys("Lisbon")

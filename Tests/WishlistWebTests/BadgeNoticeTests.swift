@@ -43,4 +43,25 @@ import WishlistCore
         let page = try fixture.client.get("/trips/\(activity.tripID)?earned=\(upcoming.id)")
         #expect(!page.text.contains("You earned"))
     }
+
+    /// The script follows a check-off's redirect asking for the page's fragments alone: the trip
+    /// header, the checklist and the notice, each as the whole page has it, and nothing else.
+    @Test func aScriptFollowingTheCheckOffGetsThePagesFragmentsAlone() throws {
+        let fixture = try AppHarness()
+        let activity = try fixture.activity(named: AppHarness.tenthActivity)
+        let reply = try fixture.client.post("/activities/\(activity.id)/complete", form: [("complete", "true")],
+                                            token: try fixture.csrfToken())
+        let location = try #require(reply.header("Location"))
+        let fragments = try fixture.client.get(location, headers: ["X-Wishlist-Fragments": "only"])
+        let page = try fixture.client.get(location)
+        #expect(fragments.status == 200 && page.status == 200)
+        #expect(!fragments.text.contains("<html") && page.text.contains("<html"))
+        let ids = fragments.text.matches(of: /<[a-z]+ [^>]*id="([a-z-]+)"/).map { String($0.output.1) }
+        #expect(["trip-header", "activity-list", "trip-notice"].allSatisfy(ids.contains), "\(ids)")
+        #expect(fragments.text.contains("You earned the “10 Activities” badge."))
+        for element in fragments.text.split(separator: "\n") where element.contains("<form") {
+            #expect(page.text.contains(element), "the fragments' forms are the page's, token and all")
+        }
+        #expect(fragments.body.count < page.body.count)
+    }
 }
