@@ -98,18 +98,34 @@ function showAnswer({ status, url, html }, form) {
   const page = new DOMParser().parseFromString(html, "text/html");
   const there = new URL(url, location.href);
   if (status < 300 && !(showsThisPage(there) && actionFragments.some((id) => document.getElementById(id)))) {
-    window.location.assign(there.href);
+    leave(there.href);
     return;
   }
   const ids = [...actionFragments, form?.id].filter((id) => id && document.getElementById(id) && page.getElementById(id));
   if (status < 300 || (status === 422 && ids.length)) {
     for (const id of ids) replaceElement(document.adoptNode(page.getElementById(id)), { keepFiles: status === 422 });
-    if (status < 300) announce("Saved");
-    else document.querySelector('[aria-invalid="true"]')?.focus();
+    if (status < 300) {
+      announce("Saved");
+      keepFocusAfter(form);
+    } else {
+      document.querySelector('[aria-invalid="true"]')?.focus();
+    }
     return;
   }
   alertDialog(page.querySelector("h1")?.textContent ?? "Something went wrong",
               page.querySelector("[data-error-message]")?.textContent ?? "");
+}
+
+// After an in-place change the person goes on where they were: the add field emptied and still
+// focused for the next activity; focus left on a control that is gone (a deleted activity's
+// button, an Undo) moves to what replaced it: the Undo notice, else the checklist.
+function keepFocusAfter(form) {
+  if (form?.matches(".add-activity")) {
+    form.reset();
+    form.querySelector("input[name=name]").focus();
+  } else if (!document.activeElement || document.activeElement === document.body) {
+    (document.querySelector("#trip-notice [autofocus]") ?? document.getElementById("activity-list"))?.focus();
+  }
 }
 
 const unreachable = { heading: "Wishlist can’t be reached", message: "Check that Wishlist is still running, then try again. What you typed is still here." };
@@ -177,10 +193,17 @@ async function confirmDialog(message, confirmLabel) {
   return (await dialog({ message, labels: [{ label: "Cancel", kind: "secondary" }, { label: confirmLabel, kind: "danger" }] })) === 1;
 }
 
+function csrfBody() {
+  const body = new FormData();
+  body.append("_csrf", csrfToken);
+  return body;
+}
+
 function postTo(url) {
   const form = Object.assign(document.createElement("form"), { method: "post", action: url });
   form.append(Object.assign(document.createElement("input"), { type: "hidden", name: "_csrf", value: csrfToken }));
   document.body.append(form);
+  leavingOnPurpose = true;
   form.submit();
 }
 
@@ -191,13 +214,15 @@ function formHasChanges(form) {
 
 // ---------- Edit mode: changes are saved as they are made, and leaving keeps them ----------
 
-// An activity's new name is saved when the field is left or Enter is pressed.
-function saveRename(input) {
-  if (!isEdited(input)) return;
-  const body = new FormData();
-  body.append("_csrf", csrfToken);
+// An activity's new name is saved when the field is left or Enter is pressed: once, though
+// Enter is followed by a change event (and leaving by another) before the answer comes.
+async function saveRename(input) {
+  if (!isEdited(input) || input.dataset.saving === input.value) return;
+  input.dataset.saving = input.value;
+  const body = csrfBody();
   body.append("name", input.value);
-  post(input.dataset.renameUrl, body, null);
+  await post(input.dataset.renameUrl, body, null);
+  delete input.dataset.saving;
 }
 
 document.addEventListener("change", (event) => {
@@ -227,19 +252,40 @@ async function leaveEditMode(event, button) {
   const answer = await dialog({ heading: "Save your changes?", message: "You changed this trip and haven’t saved it yet.",
                                 labels: [{ label: "Discard", kind: "secondary" }, { label: "Save", kind: "" }], focus: 1 });
   if (answer === 1) form.requestSubmit(button);
-  else if (answer === 0) window.location.assign(button.dataset.leaveTo);
+  else if (answer === 0) leave(button.dataset.leaveTo);
 }
 
 // ---------- Forms that update the page in place ----------
 
 document.addEventListener("submit", (event) => {
   const form = event.target;
-  if (form.matches(".check-form, .sort-form")) {
+  // The trip page's undo stays on the page; elsewhere an Undo leads to the trip it brings back.
+  if (form.matches(".check-form, .sort-form, .add-activity, #trip-notice .undo-notice form")) {
     event.preventDefault();
     post(form.action, new FormData(form, event.submitter), form);
   } else if (form.matches(".trip-form")) {
     submitTripForm(event, form);  // photo-field.js
   }
+});
+
+// ---------- Leaving with unsaved changes ----------
+
+// Back, reload or closing the tab ask first while a trip form holds changes not saved; the
+// app's own ways out ask in a dialog of their own, or save first, and then mean to leave.
+let leavingOnPurpose = false;
+
+function leave(url) {
+  leavingOnPurpose = true;
+  window.location.assign(url);
+}
+
+// After the listener above: a submit it (or photo-field.js) keeps on the page prevented its default.
+document.addEventListener("submit", (event) => { if (!event.defaultPrevented) leavingOnPurpose = true; });
+addEventListener("pageshow", () => { leavingOnPurpose = false; });
+addEventListener("beforeunload", (event) => {
+  if (leavingOnPurpose || ![...document.querySelectorAll(".trip-form")].some(formHasChanges)) return;
+  event.preventDefault();
+  event.returnValue = "";
 });
 
 document.addEventListener("click", async (event) => {
@@ -273,7 +319,9 @@ document.addEventListener("click", async (event) => {
     // With typed changes the button submits the trip form: they are saved, then the confirmation shows.
     if (deleter.form && formHasChanges(deleter.form)) return;
     event.preventDefault();
-    if (await confirmDialog(deleter.dataset.confirmDelete, "Delete")) postTo(deleter.dataset.deleteUrl ?? deleter.href);
+    if (!(await confirmDialog(deleter.dataset.confirmDelete, "Delete"))) return;
+    if (deleter.hasAttribute("data-in-place")) post(deleter.dataset.deleteUrl, csrfBody(), null);
+    else postTo(deleter.dataset.deleteUrl ?? deleter.href);
     return;
   }
   const leaver = event.target.closest("button[data-leave-to]");

@@ -149,6 +149,9 @@ struct PhotoFieldView {
     var alt = "No photo yet"
     var label = "Choose Photo"
     var maxBytes: Int
+    /// The page already shows the current photo (the trip page's hero, above the edit form): the
+    /// preview appears only for a file chosen to replace it.
+    var isShownAbove = false
 
     init(maxBytes: Int) {
         self.maxBytes = maxBytes
@@ -157,6 +160,7 @@ struct PhotoFieldView {
     /// The edit form shows the trip's thumbnail; choosing a file replaces the photo.
     init(current trip: Trip, maxBytes: Int) {
         self.maxBytes = maxBytes
+        isShownAbove = true
         guard let photo = trip.photo else { return }
         url = PhotoRoutes.thumbnailURL(tripID: trip.id, version: photo.version)
         (width, height) = (photo.thumbnailWidth, photo.thumbnailHeight)
@@ -167,7 +171,7 @@ struct PhotoFieldView {
     var context: [String: MustacheValue] {
         [
             "photoURL": .string(url), "photoWidth": .int(width), "photoHeight": .int(height),
-            "photoAlt": .string(alt), "photoLabel": .string(label),
+            "photoAlt": .string(alt), "photoLabel": .string(label), "photoShownAbove": .bool(isShownAbove),
             "maxPhotoBytes": .int(maxBytes), "maxPhotoMegabytes": .int(maxBytes / (1024 * 1024)),
         ]
     }

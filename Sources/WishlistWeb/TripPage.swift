@@ -78,8 +78,8 @@ struct TripPage {
                 try fragments.place(unkept: ActivityListView(checklist: checklist, editing: editing, rename: rename))
             } ?? fragments.place(list, showing: checklist as TripChecklist?),
             "editing": .bool(editing),
-            "undo": UndoRoutes.notice(shown.deletion),
-            "notice": try fragments.place(unkept: TripNoticeView(earned: shown.achieved.filter { earnedIDs.contains($0.id) })),
+            "notice": try fragments.place(unkept: TripNoticeView(deletion: shown.deletion,
+                                                                 earned: shown.achieved.filter { earnedIDs.contains($0.id) })),
         ]
         if editing {
             let form = form ?? TripForm(trip: trip)
@@ -95,14 +95,17 @@ struct TripPage {
     }
 }
 
-/// What the last change on the page earned: a status region, empty unless badges were earned.
+/// What the last change on the page did: the Undo of a delete, badges a check-off earned.
+/// A fragment, so a script swaps it in with the checklist after an in-place change.
 struct TripNoticeView: FragmentView {
     static let partial = "partials/trip-notice"
+    let deletion: Deletion?
     let earned: [Goal]
     var elementID: String { "trip-notice" }
 
     var mustacheValue: MustacheValue {
-        object(["earned": .array(earned.map { ["name": .string($0.name), "badge": .string($0.badge)] })])
+        object(["undo": UndoRoutes.notice(deletion),
+                "earned": .array(earned.map { ["name": .string($0.name), "badge": .string($0.badge)] })])
     }
 }
 
