@@ -80,6 +80,7 @@ struct TripForm {
 
     mutating func record(_ unsaved: UnsavedChange) {
         if let field = unsaved.field { errors[field] = unsaved.message } else { alert = unsaved.message }
+        for other in unsaved.others { errors[other.field] = other.message }
     }
 
     /// Runs `body`, which saves the form's draft. A change that could not be saved lands in the

@@ -85,22 +85,15 @@ enum TripViews {
     static func dateRangeText(start: CalendarDate?, end: CalendarDate?) -> String? {
         switch (start, end) {
         case (nil, nil): return nil
-        case (let start?, nil): return "From \(dayText(start))"
-        case (nil, let end?): return "Until \(dayText(end))"
+        case (let start?, nil): return "From \(start.dayText)"
+        case (nil, let end?): return "Until \(end.dayText)"
         case (let start?, let end?):
-            if start == end { return dayText(start) }
-            if start.year != end.year { return "\(dayText(start)) – \(dayText(end))" }
-            if start.month != end.month { return "\(start.day) \(monthAbbreviations[start.month - 1]) – \(dayText(end))" }
-            return "\(start.day) – \(dayText(end))"
+            if start == end { return start.dayText }
+            if start.year != end.year { return "\(start.dayText) – \(end.dayText)" }
+            if start.month != end.month { return "\(start.day) \(CalendarDate.monthAbbreviations[start.month - 1]) – \(end.dayText)" }
+            return "\(start.day) – \(end.dayText)"
         }
     }
-
-    /// "6 Apr 2027"; spelled out here for the same reason as `Date.longDateText`.
-    static func dayText(_ date: CalendarDate) -> String {
-        "\(date.day) \(monthAbbreviations[date.month - 1]) \(date.year)"
-    }
-
-    private static let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 }
 
 extension Date {

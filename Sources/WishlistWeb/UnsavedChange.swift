@@ -9,12 +9,15 @@ struct UnsavedChange {
     /// The field at fault; nil when none is (the wishlist was busy, its disk full, its database gone).
     let field: String?
     let message: String
+    /// Problems of other fields found with this one (`ValidationError.others`).
+    let others: [ValidationError]
     /// The error's own headers (a busy answer's Retry-After).
     let headers: HTTPHeaders
 
     /// nil for an error that goes to the error page instead.
     init?(_ error: any Error) {
         let answerable: any HTTPResponseError
+        others = (error as? ValidationError)?.others ?? []
         switch error {
         case let invalid as ValidationError:
             (answerable, field) = (invalid, invalid.field)

@@ -71,6 +71,18 @@ import WishlistCore
         #expect(try fixture.store.tripCount(in: .springEscapes) == before)
     }
 
+    /// Every problem of a form is said at once, each beside its field, dates as the app writes them.
+    @Test func everyProblemOfTheFormIsSaidAtOnce() throws {
+        let fixture = try AppHarness()
+        let reply = try newTrip([("destination", String(repeating: "n", count: 201)), ("subtitle", "\u{7}"),
+                                 ("startDate", "2027-05-20"), ("endDate", "2027-05-02")], fixture)
+        #expect(reply.status == 422)
+        for field in ["destination", "subtitle", "endDate"] {
+            #expect(reply.text.contains(#"id="new-trip-\#(field)-error""#), "\(field)")
+        }
+        #expect(reply.text.contains("choose an end on or after 20 May 2027."))
+    }
+
     @Test func findPlaceWithoutScriptOffersChoicesThenSavesThePickedOne() throws {
         let fixture = try AppHarness()
         let before = try fixture.store.tripCount(in: .springEscapes)

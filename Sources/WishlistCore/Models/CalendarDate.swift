@@ -75,3 +75,13 @@ extension CalendarDate: DatabaseValueConvertible {
         return CalendarDate(text)
     }
 }
+
+extension CalendarDate {
+    /// "6 Apr 2027", as the app writes a day everywhere (in English, spelled out: going through
+    /// `formatted` loads ICU's locale data, megabytes of memory for one format).
+    public var dayText: String {
+        "\(day) \(Self.monthAbbreviations[month - 1]) \(year)"
+    }
+
+    public static let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+}

@@ -23,19 +23,28 @@ public struct TripDraft: Hashable, Sendable {
         self.endDate = endDate
     }
 
-    /// The draft with trimmed text, or the first problem in field order.
+    /// The draft with trimmed text; or the first problem in field order, carrying every other
+    /// one (`ValidationError.others`), so a form is fixed in one go.
     func validated() throws(ValidationError) -> TripFields {
-        let name = try TextRules.required(name, field: "name", noun: "title", emptyMessage: "Enter a trip title.")
-        let subtitle = try TextRules.optional(subtitle, field: "subtitle", noun: "subtitle")
-        guard let collection else {
-            throw ValidationError(field: "collection", message: "Choose one of the four collections.")
+        var problems = ValidationProblems()
+        let name = problems.check { () throws(ValidationError) in
+            try TextRules.required(self.name, field: "name", noun: "title", emptyMessage: "Enter a trip title.")
         }
-        let destination = try validatedDestination()
-        let startDate = try Self.date(startDate, field: "startDate", noun: "start date")
-        let endDate = try Self.date(endDate, field: "endDate", noun: "end date")
+        let subtitle = problems.check { () throws(ValidationError) in
+            try TextRules.optional(self.subtitle, field: "subtitle", noun: "subtitle")
+        } ?? nil
+        if collection == nil { problems.add(ValidationError(field: "collection", message: "Choose one of the four collections.")) }
+        let destination = problems.check { () throws(ValidationError) in try validatedDestination() } ?? nil
+        let startDate = problems.check { () throws(ValidationError) in
+            try Self.date(self.startDate, field: "startDate", noun: "start date")
+        } ?? nil
+        let endDate = problems.check { () throws(ValidationError) in try Self.date(self.endDate, field: "endDate", noun: "end date") } ?? nil
         if let startDate, let endDate, endDate < startDate {
-            throw ValidationError(field: "endDate", message: "The end date is before the start date: choose an end on or after \(startDate).")
+            problems.add(ValidationError(field: "endDate",
+                                         message: "The end date is before the start date: choose an end on or after \(startDate.dayText)."))
         }
+        try problems.throwIfAny()
+        guard let name, let collection else { preconditionFailure("a missing field is a problem") }
         return TripFields(name: name, subtitle: subtitle, collection: collection, destination: destination,
                           startDate: startDate, endDate: endDate)
     }

@@ -3,13 +3,44 @@ public struct ValidationError: Error, Hashable, Sendable, CustomStringConvertibl
     /// The form field at fault: "name", "subtitle", "collection" or "photo".
     public let field: String
     public let message: String
+    /// The problems of other fields found with this one, so a form shows every one at once.
+    public let others: [ValidationError]
 
-    public init(field: String, message: String) {
+    public init(field: String, message: String, others: [ValidationError] = []) {
         self.field = field
         self.message = message
+        self.others = others
     }
 
+    /// This problem and the others, in the order found.
+    public var all: [ValidationError] { [ValidationError(field: field, message: message)] + others }
+
     public var description: String { message }
+}
+
+/// Problems gathered while a form's fields are checked one after another: thrown together, the
+/// first carrying the others.
+struct ValidationProblems {
+    private var found: [ValidationError] = []
+
+    /// `body`'s value, or nil with its problem kept.
+    mutating func check<Value>(_ body: () throws(ValidationError) -> Value) -> Value? {
+        do {
+            return try body()
+        } catch {
+            found.append(error)
+            return nil
+        }
+    }
+
+    mutating func add(_ problem: ValidationError) {
+        found.append(problem)
+    }
+
+    func throwIfAny() throws(ValidationError) {
+        guard let first = found.first else { return }
+        throw ValidationError(field: first.field, message: first.message, others: Array(found.dropFirst()))
+    }
 }
 
 /// What is wrong with a piece of text, worded by each caller for its audience (a form shows
