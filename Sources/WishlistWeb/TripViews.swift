@@ -7,6 +7,8 @@ struct TripCardView: MustacheConvertible {
     let trip: Trip
     /// Fields the list showing the card adds (its position, a highlighted name).
     var extra: [String: MustacheValue] = [:]
+    /// False under a heading that already names the destination (Trips grouped by destination).
+    var showsDestination = true
 
     var mustacheValue: MustacheValue {
         // Sized up front: a page builds dozens of these, and growing a dictionary rehashes it.
@@ -18,7 +20,9 @@ struct TripCardView: MustacheConvertible {
         value["activityCount"] = .int(trip.activityCount)
         value["activityLabel"] = .string(trip.activityCount == 1 ? "1 Activity" : "\(trip.activityCount) Activities")
         if let subtitle = trip.subtitle, !subtitle.isEmpty { value["subtitle"] = .string(subtitle) }
-        if let whereAndWhen = TripViews.whereAndWhen(trip) { value["whereAndWhen"] = .string(whereAndWhen) }
+        // Each on its own line: a long place name never pushes the dates, which lists sort by, out of sight.
+        if let when = TripViews.dateRangeText(start: trip.startDate, end: trip.endDate) { value["when"] = .string(when) }
+        if showsDestination, let destination = trip.destination { value["where"] = .string(destination.name) }
         if let photo = trip.photo {
             value["thumbnailURL"] = .string(PhotoRoutes.thumbnailURL(tripID: trip.id, version: photo.version))
             value["thumbnailSourceSet"] = .string(PhotoRoutes.thumbnailSourceSet(tripID: trip.id, photo: photo))

@@ -73,7 +73,7 @@ struct TripsByDestinationView: FragmentView {
                     "headingID": .string("destination-\(index + 1)"),
                     "name": .string(name),
                     "countText": .string(section.count == 1 ? "1 trip" : "\(section.count) trips"),
-                    "trips": .array(section.records.map { TripCardView(trip: $0).mustacheValue }),
+                    "trips": .array(section.records.map { TripCardView(trip: $0, showsDestination: false).mustacheValue }),
                 ]
                 // The rest of a big section: its destination's trips in search.
                 if section.hasMore, case .text(let name) = section.key {

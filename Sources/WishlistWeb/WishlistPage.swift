@@ -57,8 +57,10 @@ struct CarouselView: FragmentView {
         object([
             "hasRecent": .bool(!trips.isEmpty),
             "recent": .array(trips.enumerated().map { index, trip in
+                // A slide is wide: the destination and the dates share its one line.
                 TripCardView(trip: trip, extra: [
                     "index": .int(index), "position": .int(index + 1), "count": .int(trips.count), "isFirst": .bool(index == 0),
+                    "whereAndWhen": TripViews.whereAndWhen(trip).map(MustacheValue.string) ?? .null,
                 ]).mustacheValue
             }),
         ])

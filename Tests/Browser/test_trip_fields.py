@@ -14,6 +14,11 @@ LONG_DESTINATION = "Llanfairpwllgwyngyllgogerychwyrndrobwllllantysiliogogogoch, 
 KYOTO_LINE = "Kyoto, Japan · 28 Mar – 6 Apr 2027"
 
 
+def card_where_and_when(card):
+    """A card's destination and dates, as the trip header shows them on one line."""
+    return " · ".join(card.find_element(By.CSS_SELECTOR, selector).text for selector in (".card-where", ".card-when"))
+
+
 def type_dates(driver, start, end):
     # Chromium's date field takes the digits in the order it shows them (month, day, year here).
     for name, (year, month, day) in (("startDate", start), ("endDate", end)):
@@ -52,7 +57,7 @@ def test_a_trip_is_created_by_typing_kyoto_and_picking_kyoto_japan_with_dates(se
     browser.find_element(By.CSS_SELECTOR, ".form-actions button[type=submit]").click()
     wait_until(browser, lambda d: d.current_url.rstrip("/") == server.url)
     card = browser.find_element(By.CSS_SELECTOR, ".card[title='Temples at Dawn']")
-    assert card.find_element(By.CSS_SELECTOR, ".card-meta").text == KYOTO_LINE
+    assert card_where_and_when(card) == KYOTO_LINE
     card.click()
     wait_until(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".trip-where").text == KYOTO_LINE)
     screenshot(browser, "trip-header-destination")
@@ -90,7 +95,7 @@ def test_without_script_find_place_offers_the_places_and_saves_the_one_chosen(se
         driver.find_element(By.CSS_SELECTOR, ".form-actions button[type=submit]").click()
         wait_until(driver, lambda d: d.current_url.rstrip("/") == server.url)
         card = driver.find_element(By.CSS_SELECTOR, ".card[title='Temples by Radio']")
-        assert card.find_element(By.CSS_SELECTOR, ".card-meta").text == KYOTO_LINE
+        assert card_where_and_when(card) == KYOTO_LINE
     finally:
         driver.quit()
 
@@ -126,9 +131,21 @@ def test_a_long_destination_breaks_no_layout(server, browser, width):
         browser.get(url)
         assert browser.execute_script(OVERFLOWING) == [], url
     browser.get(server.url + "/")
-    meta = browser.find_element(By.CSS_SELECTOR, ".card[title='Anglesey'] .card-meta")
+    meta = browser.find_element(By.CSS_SELECTOR, ".card[title='Anglesey'] .card-where")
     assert meta.size["height"] < 1.5 * float(meta.value_of_css_property("line-height").rstrip("px")), "cut to one line"
+    when = browser.find_element(By.CSS_SELECTOR, ".card[title='Anglesey'] .card-when")
+    assert when.text == "27 Dec 2027 – 3 Jan 2028", "the dates stay whole beside a long destination"
+    assert browser.execute_script("return arguments[0].scrollHeight <= arguments[0].clientHeight + 1", when)
     if width == "desktop":
         screenshot(browser, "card-long-destination")
         browser.get(trip_url)
         screenshot(browser, "trip-header-long-destination")
+
+
+def test_grouped_by_destination_cards_say_their_dates_not_the_place_again(server, browser):
+    browser.get(server.url + "/trips?group=destination")
+    section = browser.find_element(By.CSS_SELECTOR, "section[aria-labelledby='destination-1']")
+    cards = section.find_elements(By.CSS_SELECTOR, ".card")
+    assert cards and not section.find_elements(By.CSS_SELECTOR, ".card-where")
+    assert all(card.find_element(By.CSS_SELECTOR, ".card-when").text for card in cards)
+

@@ -36,7 +36,9 @@ import WishlistCore
         let kyoto = try #require(PlaceSearch.search("kyoto", limit: 1).first)
         #expect(trip.destination == TripDestination(kyoto))
         #expect(trip.startDate == CalendarDate("2027-03-28") && trip.endDate == CalendarDate("2027-04-06"))
-        #expect(try fixture.client.get("/").text.contains(#"<span class="card-meta">Kyoto, Japan · 28 Mar – 6 Apr 2027</span>"#))
+        let home = try fixture.client.get("/").text
+        #expect(home.contains(#"<span class="card-meta card-when">28 Mar – 6 Apr 2027</span>"#))
+        #expect(home.contains(#"<span class="card-meta card-where">Kyoto, Japan</span>"#))
         #expect(try fixture.client.get("/trips/\(trip.id)").text.contains(#"<p class="trip-where">Kyoto, Japan · <span class="trip-dates">28 Mar – 6 Apr 2027</span></p>"#))
         let json = try #require(try fixture.client.get("/api/trips/\(trip.id)").json()["trip"] as? [String: Any])
         let destination = try #require(json["destination"] as? [String: Any])
