@@ -319,9 +319,9 @@ document.addEventListener("click", async (event) => {
     // With typed changes the button submits the trip form: they are saved, then the confirmation shows.
     if (deleter.form && formHasChanges(deleter.form)) return;
     event.preventDefault();
-    if (!(await confirmDialog(deleter.dataset.confirmDelete, "Delete"))) return;
+    if (!(await confirmDialog(deleter.dataset.confirmDelete, deleter.dataset.confirmLabel ?? "Delete"))) return;
     if (deleter.hasAttribute("data-in-place")) post(deleter.dataset.deleteUrl, csrfBody(), null);
-    else postTo(deleter.dataset.deleteUrl ?? deleter.href);
+    else postTo(deleter.dataset.deleteUrl ?? deleter.href ?? deleter.form.action);
     return;
   }
   const leaver = event.target.closest("button[data-leave-to]");

@@ -44,13 +44,10 @@ extension DataPage {
         }
         let backup = try Backup.beforeImport(of: app.store)
         let summary = try WishlistArchive(store: app.store).import(staged)
-        let restoreCommand = "wishlist restore \(backup.folder.path) --data-dir \(dataDirectory.path)"
-        return try app.pages.page("data-result", for: request, tab: nil, [
-            "imported": Self.countsContext(trips: summary.trips, activities: summary.activities, photos: summary.photosFromArchive),
-            "photosKept": .int(summary.photosKept),
-            "photosRemoved": .int(summary.photosRemoved),
-            "backupFolder": .string(backup.folder.path),
-            "restoreCommand": .string(restoreCommand),
-        ])
+        let imported = Self.countsText(trips: summary.trips, activities: summary.activities, photos: summary.photosFromArchive)
+        return try result(for: request, heading: "Archive Restored", summary: """
+            Your wishlist now holds \(imported.trips) and \(imported.activities). Photos: \(imported.photos) from the archive, \
+            \(summary.photosKept) kept from the trips you had, \(summary.photosRemoved) no longer shown and removed.
+            """, backup: backup)
     }
 }

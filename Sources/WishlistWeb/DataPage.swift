@@ -35,6 +35,7 @@ struct DataPage {
         router.post("/data/import") { request in try stage(request) }
         router.post("/data/import/:id/confirm") { request in try confirm(request) }
         registerTokenRoutes(on: &router)
+        registerBackupRoutes(on: &router)
     }
 
     /// The folder holding the database, the photos, the backups.
@@ -45,11 +46,14 @@ struct DataPage {
     func page(for request: Request, problem: String? = nil, tokens: TokenNotice? = nil, status: HTTPStatus = .ok) throws -> Response {
         pendingImports.removeExpired()
         let contents = try app.store.fetch(.contents)
+        let backups = Backup.importBackups(of: app.store)
         var context: [String: MustacheValue] = [
             "current": Self.countsContext(trips: contents.trips, activities: contents.activities, photos: contents.photos),
             "maxUploadBytes": .int(app.maxBodySize),
             "maxUploadMegabytes": .int(app.maxBodySize / (1024 * 1024)),
             "dataDirectory": .string(dataDirectory.path),
+            "backups": Self.backupsContext(backups),
+            "hasBackups": .bool(!backups.isEmpty),
         ]
         if let problem { context["problem"] = .string(problem) }
         context.merge(try tokensContext(tokens)) { $1 }
@@ -91,8 +95,13 @@ struct DataPage {
     }
 
     static func countsContext(trips: Int, activities: Int, photos: Int) -> MustacheValue {
-        func counted(_ count: Int, _ one: String, _ many: String) -> MustacheValue { .string("\(count) \(count == 1 ? one : many)") }
-        return ["trips": counted(trips, "trip", "trips"), "activities": counted(activities, "activity", "activities"),
-                "photos": counted(photos, "photo", "photos")]
+        let counted = countsText(trips: trips, activities: activities, photos: photos)
+        return ["trips": .string(counted.trips), "activities": .string(counted.activities), "photos": .string(counted.photos)]
+    }
+
+    /// "12 trips", "1 activity", "0 photos".
+    static func countsText(trips: Int, activities: Int, photos: Int) -> (trips: String, activities: String, photos: String) {
+        func counted(_ count: Int, _ one: String, _ many: String) -> String { "\(count) \(count == 1 ? one : many)" }
+        return (counted(trips, "trip", "trips"), counted(activities, "activity", "activities"), counted(photos, "photo", "photos"))
     }
 }

@@ -93,6 +93,19 @@ def test_a_downloaded_archive_restores_a_deleted_trip_with_its_photo(server, sav
     assert "/thumbnail?v=" in image.get_attribute("src")
     wait_until(browser, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image) > 0)
 
+    # Changed their mind: the backup taken before the restore is listed, and restoring it
+    # (after a confirmation) puts the wishlist back as it was, without the deleted trip.
+    browser.get(server.url + "/data")
+    browser.find_element(By.CSS_SELECTOR, ".backup-list button").click()
+    confirm = wait_until(browser, lambda d: d.find_element(By.CSS_SELECTOR, "dialog.alert .button.danger"))
+    assert confirm.text == "Restore"
+    confirm.click()
+    wait_until(browser, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Backup Restored", timeout=20)
+    screenshot(browser, "data-backup-restored")
+    browser.find_element(By.LINK_TEXT, "Go to Wishlist").click()
+    wait_until(browser, lambda d: d.find_element(By.ID, "carousel"))
+    assert deleted not in browser.find_element(By.ID, "carousel").text
+
 
 def test_a_file_that_is_no_archive_gets_the_page_back_naming_the_problem(server, browser, tmp_path):
     notes = tmp_path / "notes.zip"

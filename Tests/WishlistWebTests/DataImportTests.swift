@@ -71,6 +71,36 @@ import TestSupport
         #expect(try browser.post(try confirmURL(in: preview), form: []).status == 404, "an import is confirmed once")
     }
 
+    /// A restore started in the browser is undone in the browser: the result page's Undo puts
+    /// the wishlist back whole (its trips, their activities and photos), taking a backup of its
+    /// own first; the Data page lists the backups, each with its Restore.
+    @Test mutating func aRestoreIsUndoneFromItsResultPageAndEveryBackupIsListed() throws {
+        let archive = try site.downloadArchive().body
+        let deleted = try #require(try site.store.recentTrips(limit: 1).first)
+        try site.store.deleteTrip(id: deleted.id)
+        try site.store.addTrip(TripDraft(name: "Only Before The Restore", collection: .fallGetaways))
+        let before = try site.store.fetch(.contents)
+
+        let result = try browser.post(try confirmURL(in: try upload(archive, named: "wishlist.zip")), form: [])
+        #expect(try site.store.search("Only Before").trips.isEmpty)
+        let undo = String(try #require(result.text.firstMatch(of: /<form class="form-actions" method="post" action="(\/data\/backups\/import-[0-9-]+\/restore)">/)).1)
+
+        let undone = try browser.post(undo, form: [])
+        #expect(undone.status == 200 && undone.text.contains("Backup Restored"))
+        #expect(try site.store.fetch(.contents) == before)
+        let back = try #require(try site.store.search("Only Before").trips.first)
+        #expect(try site.store.search(deleted.name).trips.allSatisfy { $0.name != deleted.name })
+        #expect(back.collection == .fallGetaways)
+        #expect(undone.text.contains("action=\"/data/backups/"), "the undo can be undone")
+
+        let page = try browser.get("/data")
+        let listed = page.text.matches(of: /action="\/data\/backups\/(import-[0-9-]+)\/restore"/).map { String($0.output.1) }
+        #expect(listed.count == 2 && listed == listed.sorted(by: >), "newest first: \(listed)")
+        #expect(try browser.post("/data/backups/..%2F..%2Fetc/restore", form: []).status == 404)
+        #expect(try browser.post("/data/backups/import-19990101-000000/restore", form: []).status == 404)
+        #expect(try site.store.fetch(.contents) == before, "a backup not kept restores nothing")
+    }
+
     @Test mutating func aDamagedArchiveGetsTheDataPageNamingTheProblemAndNothingChanges() throws {
         let archive = try site.downloadArchive().body
         let damaged = Array(archive.prefix(archive.count / 2))

@@ -8,6 +8,15 @@ public struct BackupSummary: Hashable, Sendable {
     public let photoFiles: Int
 }
 
+/// A backup kept in `backups/`, taken before an import or a restore replaced the wishlist.
+public struct ImportBackup: Hashable, Sendable {
+    /// The folder's name, `import-YYYYMMDD-HHMMSS[-N]`.
+    public let name: String
+    public let folder: URL
+    /// "5 Dec 2026, 06:37 UTC".
+    public let takenAt: String
+}
+
 /// A backup that cannot be made or put back, in words for the person at the terminal.
 public struct BackupError: Error, Hashable, Sendable, CustomStringConvertible {
     public let description: String
@@ -47,8 +56,7 @@ public enum Backup {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
-        let parent = URL(fileURLWithPath: store.database.path).deletingLastPathComponent()
-            .appendingPathComponent(folderForImportBackups, isDirectory: true)
+        let parent = importBackupsFolder(of: store)
         let existing = ((try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []).compactMap(ImportBackupName.init)
         let name = ImportBackupName(time: formatter.string(from: date), after: existing)
         let summary = try write(of: store, to: parent.appendingPathComponent(name.folder, isDirectory: true))
@@ -56,6 +64,23 @@ public enum Backup {
             try? FileManager.default.removeItem(at: parent.appendingPathComponent(old.folder))
         }
         return summary
+    }
+
+    /// The backups taken before imports and restores that are kept, newest first.
+    public static func importBackups(of store: WishlistStore) -> [ImportBackup] {
+        let parent = importBackupsFolder(of: store)
+        return ((try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? [])
+            .compactMap(ImportBackupName.init).sorted().reversed()
+            .map { ImportBackup(name: $0.folder, folder: parent.appendingPathComponent($0.folder), takenAt: $0.takenAtText) }
+    }
+
+    /// The kept import backup named `name`, nil for any other name (nothing outside the folder).
+    public static func importBackup(named name: String, of store: WishlistStore) -> ImportBackup? {
+        importBackups(of: store).first { $0.name == name }
+    }
+
+    private static func importBackupsFolder(of store: WishlistStore) -> URL {
+        URL(fileURLWithPath: store.database.path).deletingLastPathComponent().appendingPathComponent(folderForImportBackups, isDirectory: true)
     }
 
     /// `import-YYYYMMDD-HHMMSS[-N]`, in the order they were taken: the Nth in that second.
@@ -82,6 +107,16 @@ public enum Backup {
         static func < (lhs: Self, rhs: Self) -> Bool {
             (lhs.time, lhs.attempt) < (rhs.time, rhs.attempt)
         }
+
+        /// "5 Dec 2026, 06:37 UTC", from the name.
+        var takenAtText: String {
+            let digits = time.filter(\.isNumber).map { Int(String($0)) ?? 0 }
+            guard digits.count == 14, let day = CalendarDate(year: digits[0..<4].reduce(0) { $0 * 10 + $1 },
+                                                                month: digits[4] * 10 + digits[5], day: digits[6] * 10 + digits[7]) else {
+                return folder
+            }
+            return "\(day.dayText), \(digits[8])\(digits[9]):\(digits[10])\(digits[11]) UTC"
+        }
     }
 
     /// What to do when the database file at `databasePath` is damaged or gone: the commands that
@@ -103,6 +138,21 @@ public enum Backup {
     /// backup into the live file, so a running server's connections read the restored wishlist.
     @discardableResult
     public static func restore(from folder: URL, toDatabaseAt databasePath: String) throws -> BackupSummary {
+        try restore(from: folder, photosInto: WishlistStore.imagesDirectory(forDatabaseAt: databasePath)) { copy in
+            let database = try Database(path: databasePath, migrations: Schema.migrations)
+            defer { database.close() }
+            try database.restore(from: copy)
+        }
+    }
+
+    /// `restore(from:toDatabaseAt:)` into the store this process serves, through its own
+    /// database: its pages and live updates see the restored wishlist at once.
+    @discardableResult
+    public static func restore(from folder: URL, into store: WishlistStore) throws -> BackupSummary {
+        try restore(from: folder, photosInto: store.photos.directory) { try store.database.restore(from: $0) }
+    }
+
+    private static func restore(from folder: URL, photosInto photoFolder: URL, restoreDatabase: (String) throws -> Void) throws -> BackupSummary {
         let copy = folder.appendingPathComponent(databaseFileName)
         guard FileManager.default.fileExists(atPath: copy.path) else {
             throw BackupError(description: "\(folder.path) has no \(databaseFileName); name a folder made by wishlist backup or by an import")
@@ -111,7 +161,7 @@ public enum Backup {
         guard missing.isEmpty else {
             throw BackupError(description: "the backup is incomplete: photos missing from \(folder.path)/images: \(missing.joined(separator: ", "))")
         }
-        let photos = try ImageStore(directory: WishlistStore.imagesDirectory(forDatabaseAt: databasePath))
+        let photos = try ImageStore(directory: photoFolder)
         let backupPhotos = try ImageStore(directory: WishlistStore.imagesDirectory(forDatabaseAt: copy.path))
         for name in names.sorted() {
             guard let format = ImageFormat(fileExtension: String(name.split(separator: ".")[1])) else { continue }
@@ -120,9 +170,7 @@ public enum Backup {
                 throw BackupError(description: "the backup's photo \(name) does not match its content; nothing in the database was changed")
             }
         }
-        let database = try Database(path: databasePath, migrations: Schema.migrations)
-        defer { database.close() }
-        try database.restore(from: copy.path)
+        try restoreDatabase(copy.path)
         return BackupSummary(folder: folder, photoFiles: names.count)
     }
 
