@@ -268,6 +268,22 @@ document.addEventListener("submit", (event) => {
   }
 });
 
+// A new trip's collection follows the season of its start date until the person picks one.
+const seasonOfMonth = ["winterRetreats", "winterRetreats", "springEscapes", "springEscapes", "springEscapes", "summerVibes",
+                       "summerVibes", "summerVibes", "fallGetaways", "fallGetaways", "fallGetaways", "winterRetreats"];
+
+document.addEventListener("change", (event) => {
+  const el = event.target;
+  const form = el.closest?.("form#new-trip");
+  if (!form) return;
+  const collection = form.querySelector("select[name=collection]");
+  if (el === collection) {
+    collection.dataset.chosen = "true";
+  } else if (el.name === "startDate" && el.value && !collection.dataset.chosen) {
+    collection.value = seasonOfMonth[Number(el.value.slice(5, 7)) - 1] ?? collection.value;
+  }
+});
+
 // ---------- Leaving with unsaved changes ----------
 
 // Back, reload or closing the tab ask first while a trip form holds changes not saved; the

@@ -23,6 +23,7 @@ function megabytes(bytes) {
 
 // What the chosen file is: { problem } when it must not be sent, else { format }.
 async function checkPhoto(field, file) {
+  if (file.size === 0) return { problem: `“${file.name}” is empty (0 bytes). Choose the photo again.` };
   const limit = Number(field.dataset.maxBytes);
   if (limit && file.size > limit) {
     return { problem: `This photo is ${megabytes(file.size)} MB; photos can be up to ${megabytes(limit)} MB. Choose a smaller one.` };
@@ -38,6 +39,8 @@ function photoParts(field) {
   const input = field.querySelector('input[type="file"]');
   const preview = field.querySelector(".photo-preview");
   if (!("originalSrc" in preview.dataset)) preview.dataset.originalSrc = preview.getAttribute("src");
+  // Hidden as rendered when the page shows the current photo already (the trip page's hero).
+  if (!("originallyHidden" in preview.dataset)) preview.dataset.originallyHidden = String(preview.hidden);
   if (!("describedBy" in input.dataset)) input.dataset.describedBy = input.getAttribute("aria-describedby") ?? "";
   return { input, preview, unpreviewable: field.querySelector(".photo-unpreviewable"), problem: field.querySelector("[data-photo-problem]") };
 }
@@ -60,7 +63,10 @@ function showChosenPhoto(field) {
   preview.src = preview.dataset.originalSrc;
   showPhotoState(field);
   field.photoCheck = null;
-  if (!file) return;
+  if (!file) {
+    preview.hidden = preview.dataset.originallyHidden === "true";
+    return;
+  }
   // The server's word on the last file sent no longer applies.
   for (const error of field.querySelectorAll(".field-error")) error.hidden = true;
   unpreviewable.querySelector("[data-file-name]").textContent = file.name;

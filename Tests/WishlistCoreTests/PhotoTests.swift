@@ -215,7 +215,7 @@ import TestSupport
 
 /// The uploads that must be refused, each with its message.
 enum RefusedUpload: String, CaseIterable, CustomTestStringConvertible, Sendable {
-    case textRenamedJPEG, svg, html, truncatedJPEG, pixelBomb, memoryBomb, overSize
+    case textRenamedJPEG, svg, html, truncatedJPEG, pixelBomb, memoryBomb, overSize, empty
 
     var testDescription: String { rawValue }
 
@@ -226,6 +226,7 @@ enum RefusedUpload: String, CaseIterable, CustomTestStringConvertible, Sendable 
         case .pixelBomb: "That image is 20000×20000 pixels; the limit is 100 megapixels."
         case .memoryBomb: "That image would need 280.4 MB of memory to open; save it at a smaller size or as a normal JPEG."
         case .overSize: "That photo is 0.4 MB; the limit is 0.3 MB."
+        case .empty: "That file is empty (0 bytes): choose the photo again."
         }
     }
 
@@ -233,6 +234,8 @@ enum RefusedUpload: String, CaseIterable, CustomTestStringConvertible, Sendable 
         switch self {
         case .textRenamedJPEG:
             return try fixtures.write(Array("Packing list: socks, charger, passport.\n".utf8), as: "notes.jpg")
+        case .empty:
+            return try fixtures.write([], as: "empty.jpg")
         case .svg:
             return try fixtures.write(Array(#"<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><rect width="9" height="9"/></svg>"#.utf8), as: "drawing.svg")
         case .html:

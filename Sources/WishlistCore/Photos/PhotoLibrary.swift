@@ -97,6 +97,7 @@ public final class PhotoLibrary: Sendable {
     /// throw `ValidationError` for the "photo" field; nothing is written.
     func prepare(fileAt path: String) throws -> PreparedPhoto {
         let byteCount = try Self.byteCount(of: path)
+        guard byteCount > 0 else { throw PhotoProblem.empty.validationError }
         guard byteCount <= limits.maxBytes else {
             throw PhotoProblem.tooLarge(byteCount: byteCount, limit: limits.maxBytes).validationError
         }

@@ -5,6 +5,7 @@ import Imaging
 /// these messages are written: the form's field errors and the 413 page both come from here.
 public enum PhotoProblem: Equatable, Sendable {
     case unsupportedType
+    case empty
     case tooLarge(byteCount: Int, limit: Int)
     /// Refused by the server before the app saw it (the request body was over its limit), so
     /// the photo's size is unknown.
@@ -30,6 +31,8 @@ public enum PhotoProblem: Equatable, Sendable {
         switch self {
         case .unsupportedType:
             "That file isn't a supported image (JPEG, PNG, WebP, HEIC)."
+        case .empty:
+            "That file is empty (0 bytes): choose the photo again."
         case .tooLarge(let byteCount, let limit):
             "That photo is \(Self.megabytes(byteCount)) MB; the limit is \(Self.megabytes(limit)) MB."
         case .uploadTooLarge(let limit):
