@@ -10,8 +10,10 @@ import Testing
     private func expected(_ text: String, in test: TestStore) throws -> (trips: [String], activities: [String]) {
         let words = SearchTerms(text).words
         let trips = try TripCollection.allCases.flatMap { try test.store.trips(in: $0, limit: 10_000) }
-        // A trip's words are in its name or its destination (a word in neither is no match).
-        let tripTexts = Dictionary(uniqueKeysWithValues: trips.map { ($0.id, [$0.name.folded, $0.destination?.name.folded ?? ""]) })
+        // A trip's words are in its name, destination, subtitle or collection (a word in none is no match).
+        let tripTexts = Dictionary(uniqueKeysWithValues: trips.map { trip in
+            (trip.id, [trip.name, trip.destination?.name ?? "", trip.subtitle ?? "", trip.collection.title].map(\.folded))
+        })
         let inTrip = { (id: Int64, word: String) in tripTexts[id]!.contains { $0.contains(word) } }
         let byName = { (a: String, b: String) in (a.folded, a) < (b.folded, b) }
         let activities = try test.allActivities().compactMap { activity -> (rank: Int, name: String)? in
@@ -119,6 +121,32 @@ import Testing
         #expect(NameIndex.trigramQuery(for: ["swim", "the", "glacier", "in", "bled"]) == #""gla" AND "swi" AND "ble""#)
         #expect(NameIndex.trigramQuery(for: ["a b"]) == #""a b""#)
         #expect(NameIndex.trigramQuery(for: ["say", #""hi""#]) == #""""hi" AND "hi""" AND "say""#)
+    }
+
+    /// A word of a trip's subtitle or of its collection's name finds it, also in a wishlist
+    /// written before search read them (migration 10).
+    @Test func subtitlesAndCollectionsAreSearchedAlsoForTripsStoredBefore() throws {
+        let directory = try TemporaryDirectory()
+        let old = try Database(path: directory.databasePath, migrations: Array(Schema.migrations.prefix(9)))
+        try old.write(author: "test") { connection in
+            try connection.execute("""
+                INSERT INTO Trip (name, name_folded, subtitle, collection, creation_date)
+                VALUES ('Lofoten', 'lofoten', 'Sea kayaking under the midnight sun', 'summerVibes', 0);
+                """)
+        }
+        old.close()
+        let store = try WishlistStore(path: directory.databasePath)
+        #expect(try store.search("kayak").trips.map(\.name) == ["Lofoten"])
+        #expect(try store.search("midnight lofoten").trips.map(\.name) == ["Lofoten"])
+        let summer = try store.search("summer vibes").trips.map(\.name)
+        let summerCount = try store.tripCount(in: .summerVibes)
+        #expect(summer.contains("Lofoten") && summer.count == summerCount)
+
+        let id = try store.addTrip(TripDraft(name: "Tromsø", subtitle: "Aurora nights", collection: .winterRetreats))
+        #expect(try store.search("aurora").trips.map(\.id) == [id])
+        try store.updateTrip(id: id, draft: TripDraft(name: "Tromsø", subtitle: "Aurora nights", collection: .fallGetaways))
+        #expect(try store.search("winter").trips.allSatisfy { $0.collection == .winterRetreats })
+        #expect(try store.search("getaways tromso").trips.map(\.id) == [id])
     }
 
     @Test func anEmptySearchShowsTheThreeMostRecentTrips() throws {

@@ -78,11 +78,16 @@ struct TripFields: Hashable, Sendable {
     var endDate: CalendarDate? = nil
 
     /// What trip search reads (the `name_folded` column, with its trigram index): the folded name,
-    /// then for a trip with a destination U+001F and the folded destination. Names hold no control
-    /// character (`TextRules`), so a word matches across the two only if it holds that one; trips still sort by name
-    /// first (it sorts before every printable character, as the end of a shorter name does).
+    /// then, each after U+001F, the folded destination, subtitle and collection ("kayak" and
+    /// "winter" find trips too). Names hold no control character (`TextRules`), so a word matches
+    /// across two of them only if it holds that one; trips still sort by name first (it sorts
+    /// before every printable character, as the end of a shorter name does).
     var searchText: String {
-        [name, destination?.name].compactMap { $0?.folded }.joined(separator: "\u{1F}")
+        Self.searchText(name: name, destination: destination?.name, subtitle: subtitle, collection: collection)
+    }
+
+    static func searchText(name: String, destination: String?, subtitle: String?, collection: TripCollection?) -> String {
+        [name, destination, subtitle, collection?.title].compactMap { $0?.folded }.filter { !$0.isEmpty }.joined(separator: "\u{1F}")
     }
 
     /// The Trip columns these fields fill, in the order of `values`.

@@ -32,6 +32,7 @@ enum Schema {
         apiTokens,
         tripPositions,
         lastingIDs,
+        searchedFields,
     ]
 
     /// Photos (see `PhotoLibrary`). The sizes and the content version live on the trip row so
