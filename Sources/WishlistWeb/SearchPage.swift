@@ -60,6 +60,9 @@ struct SearchResultsView: FragmentView {
             "query": .string(text),
             "isRecent": .bool(results.isRecent),
             "needsLongerWord": .bool(results.needsLongerWord),
+            "didYouMean": results.didYouMean.map { suggestion in
+                ["text": .string(suggestion), "url": .string("/search?q=\(ShownPages.encoded(suggestion))")]
+            } ?? .null,
             "hasResults": .bool(!results.trips.isEmpty || !results.activities.isEmpty),
             "hasTrips": .bool(!results.trips.isEmpty),
             "hasActivities": .bool(!results.activities.isEmpty),

@@ -149,6 +149,22 @@ import Testing
         #expect(try store.search("getaways tromso").trips.map(\.id) == [id])
     }
 
+    /// A near miss that finds nothing is offered the spelling that does.
+    @Test func aNearMissSuggestsWhatFindsSomething() throws {
+        let test = try TestStore()
+        for (typed, suggested) in [("kyotto", "kyoto"), ("japn", "japan"), ("kyotto tempels", "kyoto temples"), ("TROMSØ auroas", "tromso auroras")] {
+            let results = try test.store.search(typed)
+            #expect(results.trips.isEmpty && results.activities.isEmpty, "\(typed)")
+            #expect(results.didYouMean == suggested, "\(typed)")
+            let corrected = try test.store.search(suggested)
+            #expect(!corrected.trips.isEmpty || !corrected.activities.isEmpty, "\(suggested)")
+        }
+        #expect(try test.store.search("qqqzzzx").didYouMean == nil, "nothing near")
+        #expect(try test.store.search("kyoto").didYouMean == nil, "found: nothing to suggest")
+        #expect(SearchSuggestion.editDistance("kyotto", "kyoto", atMost: 2) == 1)
+        #expect(SearchSuggestion.editDistance("abc", "xyzxyz", atMost: 2) == 3)
+    }
+
     @Test func anEmptySearchShowsTheThreeMostRecentTrips() throws {
         let test = try TestStore()
         let results = try test.store.search("  ")

@@ -53,6 +53,13 @@ import TestSupport
         return Screen(status: reply.status, html: reply.text)
     }
 
+    @Test func aNearMissLinksToTheSpellingThatFindsSomething() throws {
+        let harness = try AppHarness()
+        let page = try harness.client.get("/search?q=kyotto+tempels").text
+        #expect(page.contains(#"<p class="did-you-mean">Did you mean <a href="/search?q=kyoto+temples">kyoto temples</a>?</p>"#))
+        #expect(!(try harness.client.get("/search?q=qqqzzzx").text.contains("Did you mean")))
+    }
+
     @Test func showsAPageOfEachWithCountsAndLinksForMore() throws {
         let server = try Self.serverWithAtolls()
         defer { server.stop() }

@@ -9,6 +9,8 @@ public struct SearchResults: Hashable, Sendable {
     public var activityTotal: MatchTotal
     /// The query had only words of one letter, which search does not look for (`SearchTerms`).
     public var needsLongerWord = false
+    /// For a search that found nothing, a near spelling that finds something (`SearchSuggestion`).
+    public var didYouMean: String?
 
     /// The most matches a search gathers, orders by name, counts and pages through (see
     /// `SubstringSearch`): ten pages of twenty, more than a person reads before adding a word.

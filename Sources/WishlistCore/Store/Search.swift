@@ -21,6 +21,10 @@ extension WishlistQuery where Value == SearchResults {
             }
             let tripPage = try SubstringSearch.trips.page(matching: terms, in: trips, on: connection)
             let activityPage = try SubstringSearch.activities.page(matching: terms, in: activities, on: connection)
+            if tripPage.ids.isEmpty, activityPage.ids.isEmpty {
+                return SearchResults(trips: [], activities: [], isRecent: false, tripTotal: .zero, activityTotal: .zero,
+                                     didYouMean: try suggestion(for: terms, on: connection))
+            }
             let matchedActivities = try connection.fetchKept(Activity.self, from: "Activity", select: Activity.selection,
                                                              rowIDs: activityPage.ids)
             let tripNames = Dictionary(
@@ -35,6 +39,16 @@ extension WishlistQuery where Value == SearchResults {
                 isRecent: false, tripTotal: tripPage.total, activityTotal: activityPage.total)
         }
     }
+}
+
+/// A near spelling of `terms` that finds something, for a search that found nothing.
+private func suggestion(for terms: SearchTerms, on connection: Connection) throws -> String? {
+    guard let corrected = try SearchSuggestion.suggestion(for: terms, on: connection) else { return nil }
+    let correctedTerms = SearchTerms(corrected)
+    let findsSomething = try [SubstringSearch.trips, .activities].contains { search in
+        try !search.page(matching: correctedTerms, in: 0..<1, on: connection).ids.isEmpty
+    }
+    return findsSomething ? corrected : nil
 }
 
 /// Search over one table, one page in result order (rank, then name), in bounded time on large

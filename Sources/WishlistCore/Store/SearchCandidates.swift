@@ -99,15 +99,6 @@ struct NameIndex {
     /// name with "gla" of "glacier" has its "ier"), so a second one of a word costs a list and
     /// removes almost no candidate, where another word's removes most.
     static func trigramQuery(for words: [String]) -> String? {
-        func trigrams(_ text: String) -> [String] {
-            let scalars = Array(text.unicodeScalars)
-            guard scalars.count >= 3 else { return [] }
-            return (0...(scalars.count - 3)).map { start in
-                var trigram = String.UnicodeScalarView()
-                trigram.append(contentsOf: scalars[start..<(start + 3)])
-                return String(trigram)
-            }
-        }
         let byLength = words.map(trigrams).filter { !$0.isEmpty }
             .enumerated().sorted { ($0.element.count, $1.offset) > ($1.element.count, $0.offset) }.map(\.element)
         guard let longest = byLength.first else { return nil }
@@ -119,7 +110,18 @@ struct NameIndex {
             .joined(separator: " AND ")
     }
 
-    private static func quoted(_ term: String) -> String {
+    /// The text's trigrams, as the index splits names.
+    static func trigrams(_ text: String) -> [String] {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.count >= 3 else { return [] }
+        return (0...(scalars.count - 3)).map { start in
+            var trigram = String.UnicodeScalarView()
+            trigram.append(contentsOf: scalars[start..<(start + 3)])
+            return String(trigram)
+        }
+    }
+
+    static func quoted(_ term: String) -> String {
         "\"" + term.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
