@@ -21,7 +21,8 @@ extension WishlistQuery where Value == SearchResults {
             }
             let tripPage = try SubstringSearch.trips.page(matching: terms, in: trips, on: connection)
             let activityPage = try SubstringSearch.activities.page(matching: terms, in: activities, on: connection)
-            if tripPage.ids.isEmpty, activityPage.ids.isEmpty {
+            // Nothing matches at all (a page past the end of matches is no miss).
+            if tripPage.total.count == 0, activityPage.total.count == 0 {
                 return SearchResults(trips: [], activities: [], isRecent: false, tripTotal: .zero, activityTotal: .zero,
                                      didYouMean: try suggestion(for: terms, on: connection))
             }
