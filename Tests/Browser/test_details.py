@@ -73,3 +73,27 @@ def test_the_carousel_focus_ring_shows_over_the_photo(server, browser):
     assert browser.switch_to.active_element == link
     ring = browser.execute_script("return getComputedStyle(arguments[0], '::after').boxShadow", link)
     assert "inset" in ring, ring
+
+
+CONTRAST = """
+const parse = (color) => color.match(/[\\d.]+/g).slice(0, 3).map(Number);
+const luminance = (rgb) => { const [r, g, b] = rgb.map((c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; });
+                             return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+const probe = document.createElement("div");
+document.body.append(probe);
+const resolved = (variable) => { probe.style.color = `var(${variable})`; return parse(getComputedStyle(probe).color); };
+const ratio = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+const rings = ["--focus", "--accent"], behind = ["--bg", "--surface", "--surface-2"];
+const result = rings.flatMap((ring) => behind.map((under) => [ring, under, ratio(resolved(ring), resolved(under))]));
+probe.remove();
+return result;
+"""
+
+
+def test_every_focus_ring_stands_out_from_what_is_behind_it_in_both_themes(server, browser):
+    from test_layout import set_theme
+    browser.get(server.url + "/")
+    for scheme in ("dark", "light"):
+        set_theme(browser, scheme)
+        for ring, under, ratio in browser.execute_script(CONTRAST):
+            assert ratio >= 3, f"{scheme}: {ring} on {under} is {ratio:.2f}:1"
