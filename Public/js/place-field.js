@@ -47,6 +47,9 @@ function showSuggestions(field, places) {
     return option;
   }));
   list.hidden = places.length === 0;
+  // Brought whole into view: in the New Trip sheet on a phone it opened below the sheet's edge,
+  // two and a half places showing.
+  if (!list.hidden) list.scrollIntoView({ block: "nearest" });
   input.setAttribute("aria-expanded", String(places.length > 0));
   input.removeAttribute("aria-activedescendant");
   status.textContent = places.length === 0 ? "No matching places; the destination is kept as typed."

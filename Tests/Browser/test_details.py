@@ -97,3 +97,19 @@ def test_every_focus_ring_stands_out_from_what_is_behind_it_in_both_themes(serve
         set_theme(browser, scheme)
         for ring, under, ratio in browser.execute_script(CONTRAST):
             assert ratio >= 3, f"{scheme}: {ring} on {under} is {ratio:.2f}:1"
+
+
+def test_place_suggestions_in_the_new_trip_sheet_on_a_phone_show_whole(server, browser):
+    browser.set_window_size(*PHONE)
+    browser.get(server.url + "/")
+    browser.find_element(By.CSS_SELECTOR, "[data-opens-dialog]").click()
+    sheet = wait_until(browser, lambda d: d.find_element(By.CSS_SELECTOR, "dialog.sheet[open]"))
+    sheet.find_element(By.NAME, "destination").send_keys("santa")
+    wait_until(browser, lambda d: len(sheet.find_elements(By.CSS_SELECTOR, "[role=option]")) >= 6)
+    visible = browser.execute_script("""
+        const sheet = arguments[0].getBoundingClientRect(), list = arguments[0].querySelector('.place-suggestions').getBoundingClientRect();
+        return [...arguments[0].querySelectorAll('[role=option]')].filter((option) => {
+          const box = option.getBoundingClientRect();
+          return box.top >= Math.max(sheet.top, list.top) - 1 && box.bottom <= Math.min(sheet.bottom, list.bottom) + 1;
+        }).length;""", sheet)
+    assert visible >= 5, f"{visible} places show whole"
