@@ -8,10 +8,11 @@ public final class Connection {
     private var statementCache: [String: Statement] = [:]
     /// Descriptors' filtering SQL found free of codable attributes (`refuseCodableAttributes`).
     var descriptorsWithoutCodableAttributes: Set<String> = []
-    /// A reader's: where `fetchAllKept` keeps results, and the generation loaded before the
-    /// current read transaction began (nil outside one).
-    var keptResults: KeptResults?
-    var keptRecords: KeptRecords?
+    /// A reader's: where `fetchAllKept` and `fetchKept` keep rows, and the generation loaded
+    /// before the current read transaction began (nil outside one).
+    var keptRows: KeptRows?
+    /// A reader's: what commits report, for `readTracking`.
+    var observableSchema: ObservableSchema?
     var snapshotGeneration: UInt64?
 
     init(path: String, readOnly: Bool) throws {
@@ -98,6 +99,20 @@ public final class Connection {
         }
         let result = try body()
         return (result, authorizer.trackedRegion ?? DatabaseRegion())
+    }
+
+    /// `body`'s value with what it read (`DatabaseRegion`: records read by id as their rows, the
+    /// rest by table and column, as commits report them) and the generation loaded before this
+    /// reader's snapshot began: while `Database.isUnchanged(region, since: generation)`, `body`
+    /// would read the same. A part of a larger read (a page's fragment) adds to its region.
+    /// Inside `Database.read`; on the writer the region is the whole database.
+    public func readTracking<T>(_ body: () throws -> T) throws -> TrackedRead<T> {
+        guard let observableSchema, let snapshotGeneration else {
+            return TrackedRead(value: try body(), region: .fullDatabase, generation: 0)
+        }
+        try beginSnapshot()
+        let (value, region) = try trackingRegion(body)
+        return TrackedRead(value: value, region: observableSchema.observableRegion(of: region), generation: snapshotGeneration)
     }
 
     /// The tables written by the triggers `sql` would fire, found by preparing it without running it.

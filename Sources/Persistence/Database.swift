@@ -15,10 +15,8 @@ public final class Database: Sendable {
     private let writingThread = Atomic<UInt>(0)
     private let generationCounter = Atomic<UInt64>(0)
     private let changeClock = ChangeClock()
-    /// `Connection.fetchAllKept`'s results, shared by the readers.
-    let keptResults: KeptResults
-    /// `Connection.fetchKept`'s records, shared by the readers.
-    let keptRecords: KeptRecords
+    /// `Connection.fetchAllKept`'s results and `fetchKept`'s records, shared by the readers.
+    let keptRows: KeptRows
     /// Read transactions begun so far: tests count them (a screen is read in one).
     let readTransactionCount = Atomic<Int>(0)
     private let observableSchema: ObservableSchema
@@ -50,12 +48,11 @@ public final class Database: Sendable {
         try writerConnection.inTransaction("BEGIN IMMEDIATE") { try writerConnection.execute(HistoryStore.schema) }
         try Migrator.migrate(writerConnection, migrations: migrations)
         changeTracker.install(on: writerConnection)
-        observableSchema = try ObservableSchema(writerConnection)
+        let schema = try ObservableSchema(writerConnection)
+        observableSchema = schema
         changeTracker.columnsOfTable = observableSchema.columnsOfTable
-        let keptResults = KeptResults(clock: changeClock, schema: observableSchema, capacity: Self.keptResultLimit)
-        self.keptResults = keptResults
-        let keptRecords = KeptRecords(clock: changeClock, schema: observableSchema, capacity: Self.keptRecordLimit)
-        self.keptRecords = keptRecords
+        let keptRows = KeptRows(clock: changeClock, schema: observableSchema)
+        self.keptRows = keptRows
         fileIdentity = DatabaseFileIdentity(path: path)
         writer = ConnectionPool([writerConnection])
         readers = ConnectionPool(try (0..<readerCount).map { _ in
@@ -66,16 +63,11 @@ public final class Database: Sendable {
             // copying pages back from the OS cache (Benchmarks/README.md). Quiet servers give
             // the pages back (`releaseMemory`), so this grows the peak under load, not idle.
             try reader.execute("PRAGMA cache_size = -2048")
-            reader.keptResults = keptResults
-            reader.keptRecords = keptRecords
+            reader.keptRows = keptRows
+            reader.observableSchema = schema
             return reader
         })
     }
-
-    /// Results `fetchAllKept` keeps: a few search pages' matches each (a few hundred bytes).
-    static let keptResultLimit = 64
-    /// Records `fetchKept` keeps: the trips of a few screens (a few hundred bytes each).
-    static let keptRecordLimit = 2048
 
     deinit { close() }
 
@@ -107,29 +99,24 @@ public final class Database: Sendable {
         }
     }
 
-    /// `body`'s value read in one snapshot, with what it read (kept records by their rows, the
-    /// rest by table and column), the generation loaded before the snapshot, and the snapshot's
-    /// history token (read apart: the history changes with every commit). While
-    /// `tokenIfUnchanged(region, since: generation)` gives a token, `body` would read the same.
-    public func readTrackingRows<T>(_ body: (Connection) throws -> T) throws -> TrackedRead<T> {
-        try read { connection, generation in
-            connection.authorizer.trackedRows = [:]
-            defer { connection.authorizer.trackedRows = nil }
-            let (value, columns) = try connection.trackingRegion { try body(connection) }
-            let rows = connection.authorizer.trackedRows ?? [:]
-            return TrackedRead(value: value, region: ReadRegion(columns: observableSchema.observableRegion(of: columns), rows: rows),
-                               generation: generation, historyToken: try connection.latestHistoryToken())
-        }
+    /// `body`'s value read in one snapshot, with what it read and when (`Connection.readTracking`).
+    public func readTracking<T>(_ body: (Connection) throws -> T) throws -> TrackedRead<T> {
+        try read { connection in try connection.readTracking { try body(connection) } }
     }
 
     /// The newest history token when no commit since `generation` changed what `region` reads;
     /// nil when one did, or may have (another process' commit, one under way, or any commit for
     /// a region of the whole database: it reads an untracked table, whose writes are not marked).
-    public func tokenIfUnchanged(_ region: ReadRegion, since generation: UInt64) -> Int64? {
-        guard !region.columns.isFullDatabase else { return nil }
+    public func tokenIfUnchanged(_ region: DatabaseRegion, since generation: UInt64) -> Int64? {
         // The token first: a commit after it that touches the region shows in the clock below.
-        guard let token = newestCommit.withLock({ $0.token }), changeClock.lastChange(of: region) <= generation else { return nil }
+        guard let token = newestCommit.withLock({ $0.token }), isUnchanged(region, since: generation) else { return nil }
         return token
+    }
+
+    /// Whether no commit since `generation` changed what `region` reads (nor may have: see
+    /// `tokenIfUnchanged`): the one rule by which a value read at `generation` is still current.
+    public func isUnchanged(_ region: DatabaseRegion, since generation: UInt64) -> Bool {
+        !region.isFullDatabase && changeClock.lastChange(of: region) <= generation
     }
 
     /// Runs `body` in one IMMEDIATE transaction on the single writer (writes are serialized).
@@ -180,7 +167,7 @@ public final class Database: Sendable {
             advanceGeneration(marking: recorded?.changes ?? TableChanges(tables: []), rows: recorded?.rows ?? [:],
                               token: recorded?.token)
             if let recorded {
-                notifier.post(DatabaseCommit(token: recorded.token, changes: recorded.changes, isExternal: false))
+                notifier.post(DatabaseCommit(token: recorded.token, changes: recorded.changes, changedRows: recorded.rows, isExternal: false))
             }
             return result
         }
@@ -234,13 +221,6 @@ public final class Database: Sendable {
         return try read { connection in
             try HistoryStore.hasChanges(to: observable.isFullDatabase ? nil : observable.tables, after: token, on: connection)
         }
-    }
-
-    /// Runs `fetch` on a reader and returns its value with the tracked tables whose commits may
-    /// change it (`ObservableSchema`).
-    func readTrackingRegion<T>(_ fetch: (Connection) throws -> T) throws -> (T, DatabaseRegion) {
-        let (value, region) = try read { connection in try connection.trackingRegion { try fetch(connection) } }
-        return (value, observableSchema.observableRegion(of: region))
     }
 
     /// Committed history after `token`, oldest first. A transaction matches `entities` when any of

@@ -7,12 +7,15 @@ public struct DatabaseCommit: Sendable, Equatable {
     public let token: Int64
     /// What this process' writer changed. Empty for an external change.
     public let changes: TableChanges
+    /// The rows (by rowid) of the tracked tables of `changes` that changed.
+    public let changedRows: [String: [Int64]]
     /// True when another connection (another process) committed: which tables changed is unknown.
     public let isExternal: Bool
 
-    public init(token: Int64, changes: TableChanges, isExternal: Bool) {
+    public init(token: Int64, changes: TableChanges, changedRows: [String: [Int64]] = [:], isExternal: Bool) {
         self.token = token
         self.changes = changes
+        self.changedRows = changedRows
         self.isExternal = isExternal
     }
 
@@ -22,7 +25,7 @@ public struct DatabaseCommit: Sendable, Equatable {
     /// Whether this commit may have changed what `region` reads (tracked tables, see
     /// `Database.hasChanges(in:after:)`).
     public func touches(_ region: DatabaseRegion) -> Bool {
-        isExternal || region.intersects(changes)
+        isExternal || region.intersects(changes, changedRows: changedRows)
     }
 }
 

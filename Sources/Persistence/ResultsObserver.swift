@@ -1,16 +1,16 @@
 /// Keeps the result of a query up to date. Each fetch records the region its statements read
 /// (it may change with the values, e.g. a fetch that branches); after each commit that touched
-/// that region, the fetch runs again on a reader, and subscribers hear of the new value only when
-/// it differs. Notifications arrive on the database's notification queue, after the commit, in
-/// commit order.
+/// that region, the fetch runs again on a reader, and subscribers hear of the new read only when
+/// its value differs. Notifications arrive on the database's notification queue, after the
+/// commit, in commit order.
 public final class ResultsObserver<Value: Equatable & Sendable>: Sendable {
-    private let latest: SharedState<(value: Value, region: DatabaseRegion)?>
-    private let subscribers = SubscriberList<(Value, Int64)>()
+    private let latest: SharedState<TrackedRead<Value>?>
+    private let subscribers = SubscriberList<(TrackedRead<Value>, Int64)>()
     private let commitSubscription: ObservationCancellable
 
     /// Runs `fetch` once now (its errors are thrown here) and after every relevant commit.
     public init(database: Database, fetch: @escaping @Sendable (Connection) throws -> Value) throws {
-        let latest = SharedState<(value: Value, region: DatabaseRegion)?>(nil)
+        let latest = SharedState<TrackedRead<Value>?>(nil)
         let subscribers = subscribers
         self.latest = latest
         // Subscribing before the first fetch leaves no gap where a commit could go unseen; until
@@ -18,15 +18,15 @@ public final class ResultsObserver<Value: Equatable & Sendable>: Sendable {
         commitSubscription = database.observeCommits { [weak database] commit in
             guard commit.touches(latest.withLock { $0?.region ?? .fullDatabase }), let database,
                   // A failed re-fetch (e.g. the database is closing) keeps the last value.
-                  let fetched = try? database.readTrackingRegion(fetch)
+                  let fetched = try? database.readTracking(fetch)
             else { return }
             let changed = latest.withLock { current in
                 defer { current = fetched }
-                return current?.value != fetched.0
+                return current?.value != fetched.value
             }
-            if changed { subscribers.send((fetched.0, commit.token)) }
+            if changed { subscribers.send((fetched, commit.token)) }
         }
-        let initial = try database.readTrackingRegion(fetch)
+        let initial = try database.readTracking(fetch)
         // A commit may have been observed meanwhile; its value is newer than `initial`.
         latest.withLock { current in
             if current == nil { current = initial }
@@ -38,14 +38,14 @@ public final class ResultsObserver<Value: Equatable & Sendable>: Sendable {
         latest.withLock { $0!.value }
     }
 
-    /// The tracked tables the latest fetch read: the commits that make it run again.
+    /// What the latest fetch read: the commits that make it run again.
     public var region: DatabaseRegion {
         latest.withLock { $0!.region }
     }
 
-    /// Calls `onChange` with each new value and the history token of the commit that produced it.
-    public func subscribe(_ onChange: @escaping @Sendable (Value, Int64) -> Void) -> ObservationCancellable {
-        subscribers.add { value, token in onChange(value, token) }
+    /// Calls `onChange` with each new read and the history token of the commit that produced it.
+    public func subscribe(_ onChange: @escaping @Sendable (TrackedRead<Value>, Int64) -> Void) -> ObservationCancellable {
+        subscribers.add { read, token in onChange(read, token) }
     }
 }
 

@@ -19,9 +19,6 @@ final class StatementAuthorizer {
     private var recordedTriggerWrites: Set<String> = []
     /// The union of the regions of the statements run since `trackingRegion` began; nil when not tracking.
     var trackedRegion: DatabaseRegion?
-    /// Inside `Database.readTrackingRows`: the rows kept records were read from, by table, which
-    /// stand for those reads in place of the columns they read.
-    var trackedRows: [String: Set<Int64>]?
 
     func install(on handle: OpaquePointer) {
         let context = Unmanaged.passUnretained(self).toOpaque()

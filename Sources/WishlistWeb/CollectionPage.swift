@@ -12,12 +12,11 @@ struct CollectionPage {
                 throw HTTPError(.notFound, "There is no such collection. The four are Spring Escapes, Summer Vibes, Fall Getaways and Winter Retreats.")
             }
             let listing = CollectionListingFragment(collection: collection, pageNumber: Int(request.query["page"] ?? "") ?? 1)
-            return try app.pages.cached(request, read: { try $0.fetch(listing.query) }) { value in
-                let topic: LiveTopic = .collectionListing(collection, pageNumber: listing.pageNumber)
+            return try app.pages.cached(request, read: listing.read(in:)) { shown in
                 var fragments = app.pages.fragmentPlaces()
-                var context: [String: MustacheValue] = ["title": .string(collection.title), "listing": try fragments.place(topic, showing: value)]
+                var context: [String: MustacheValue] = ["title": .string(collection.title), "listing": try fragments.place(shown)]
                 if let summary = collection.summary { context["summary"] = .string(summary) }
-                return try app.pages.render("collection", for: request, tab: .wishlist, liveTopics: [topic], fragments: fragments, context)
+                return try app.pages.render("collection", for: request, tab: .wishlist, liveTopics: [listing.topic], fragments: fragments, context)
             }
         }
     }
@@ -29,6 +28,7 @@ struct CollectionListingFragment: Fragment {
     let collection: TripCollection
     let pageNumber: Int
 
+    var topic: LiveTopic { .collectionListing(collection, pageNumber: pageNumber) }
     var query: WishlistQuery<CollectionListing> {
         .collectionListing(collection, pageNumber: pageNumber, pageSize: Self.pageSize)
     }

@@ -1,15 +1,18 @@
 import Mustache
+import Persistence
 import WishlistCore
 
-/// A part of a screen: shown in its page, sent to open pages when it changes (see `LiveTopic`),
-/// and the source of the JSON API's answer where there is one. One query fetches everything
-/// it shows; one view struct is all its partial reads. Its partial is drawn alone, once per
-/// value (`KeptFragments`): a page splices the drawn bytes in where its template places the
-/// fragment (`{{{carousel}}}`), and a live update sends the same bytes, but for the viewer's
-/// CSRF token (FragmentTests).
+/// A part of a screen: shown in its page, sent to open pages when it changes (its `topic`), and
+/// the source of the JSON API's answer where there is one. One query fetches everything it
+/// shows; one view struct is all its partial reads. Its partial is drawn alone, once per read
+/// that changed what it shows (`TopicStore`): a page splices the drawn bytes in where its
+/// template places the fragment (`{{{carousel}}}`), and a live update sends the same bytes, but
+/// for the viewer's CSRF token (FragmentTests).
 protocol Fragment: Sendable {
     associatedtype Value: Equatable & Sendable
     associatedtype View: FragmentView
+    /// The name open pages follow it by; `topic.fragment` is this fragment again.
+    var topic: LiveTopic { get }
     var query: WishlistQuery<Value> { get }
     /// Nil when there is nothing to show: the record is gone.
     func view(_ value: Value) -> View?
@@ -31,27 +34,18 @@ extension FragmentView {
     }
 }
 
-/// A fragment's value as a page keeps it: after a commit the page compares the value read
-/// again with this one, and draws itself again only when they differ (`PageRenderer.cached`).
-struct ShownValue: Equatable, Sendable {
-    let value: any Equatable & Sendable
+/// A fragment with its value as read, and what that read depended on and when: its drawn bytes
+/// stay current while nothing in that region changes (`TopicStore`).
+struct FragmentRead<F: Fragment>: Sendable {
+    let fragment: F
+    let read: TrackedRead<F.Value>
 
-    static func == (lhs: ShownValue, rhs: ShownValue) -> Bool { lhs.value.isEqual(to: rhs.value) }
-}
-
-extension Equatable {
-    func isEqual(to other: any Equatable) -> Bool { (other as? Self) == self }
+    var value: F.Value { read.value }
 }
 
 extension Fragment {
     /// The fragment's value in `snapshot`, for a page that shows it.
-    func shown(in snapshot: WishlistSnapshot) throws -> ShownValue {
-        ShownValue(value: try snapshot.fetch(query))
-    }
-
-    /// The view of `value`, which must be of this fragment's `Value`; nil when its record is gone.
-    func view(ofAny value: any Equatable & Sendable) -> (any FragmentView)? {
-        guard let value = value as? Value else { preconditionFailure("\(Self.self) shows \(Value.self), not \(type(of: value))") }
-        return view(value)
+    func read(in snapshot: WishlistSnapshot) throws -> FragmentRead<Self> {
+        FragmentRead(fragment: self, read: try snapshot.readTracking(query))
     }
 }

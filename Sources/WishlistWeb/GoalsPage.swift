@@ -6,29 +6,27 @@ import WishlistCore
 struct GoalsPage {
     let app: WishlistApp
 
-    static let topics: [LiveTopic] = [.achievedGoals, .upcomingGoals]
-
     func register(on router: inout Router) {
         router.page("/goals") { request in try app.pages.cached(request, read: Self.read, draw: { try draw(request, $0) }) }
     }
 
     /// The achieved goals and the upcoming ones, read in one snapshot.
-    static func read(_ snapshot: WishlistSnapshot) throws -> [[Goal]] {
-        [try snapshot.fetch(AchievedGoalsFragment().query), try snapshot.fetch(UpcomingGoalsFragment().query)]
+    static func read(_ snapshot: WishlistSnapshot) throws -> (FragmentRead<AchievedGoalsFragment>, FragmentRead<UpcomingGoalsFragment>) {
+        (try AchievedGoalsFragment().read(in: snapshot), try UpcomingGoalsFragment().read(in: snapshot))
     }
 
-    func draw(_ request: Request, _ goals: [[Goal]]) throws -> SharedResponse {
+    func draw(_ request: Request, _ goals: (achieved: FragmentRead<AchievedGoalsFragment>, upcoming: FragmentRead<UpcomingGoalsFragment>))
+        throws -> SharedResponse {
         var fragments = app.pages.fragmentPlaces()
-        let context = [
-            "achieved": try fragments.place(.achievedGoals, showing: goals[0]),
-            "upcoming": try fragments.place(.upcomingGoals, showing: goals[1]),
-        ]
-        return try app.pages.render("goals", for: request, tab: .goals, liveTopics: Self.topics, fragments: fragments, context)
+        let context = ["achieved": try fragments.place(goals.achieved), "upcoming": try fragments.place(goals.upcoming)]
+        return try app.pages.render("goals", for: request, tab: .goals, liveTopics: [goals.achieved.fragment.topic, goals.upcoming.fragment.topic],
+                                    fragments: fragments, context)
     }
 }
 
 /// Badges earned, the most recently earned first.
 struct AchievedGoalsFragment: Fragment {
+    var topic: LiveTopic { .achievedGoals }
     var query: WishlistQuery<[Goal]> { .achievedGoals }
     func view(_ goals: [Goal]) -> AchievedGoalsView? { AchievedGoalsView(goals: goals) }
 }
@@ -53,6 +51,7 @@ struct AchievedGoalsView: FragmentView {
 
 /// Goals still to reach, in display order, with their progress.
 struct UpcomingGoalsFragment: Fragment {
+    var topic: LiveTopic { .upcomingGoals }
     var query: WishlistQuery<[Goal]> { .upcomingGoals }
     func view(_ goals: [Goal]) -> UpcomingGoalsView? { UpcomingGoalsView(goals: goals) }
 }

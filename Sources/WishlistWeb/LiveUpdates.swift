@@ -89,7 +89,7 @@ final class LiveUpdates: Sendable {
             return feed
         }
         // Made outside the lock: starting a feed runs its query.
-        let feed = try makeFeed(topic, topic.fragment) { [weak self] fragment, token in
+        let feed = try makeFeed(topic.fragment) { [weak self] fragment, token in
             self?.broadcast(fragment, token: token, topic: topic)
         }
         let (winner, loser) = topics.withLock { topics -> (any LiveFeed, (any LiveFeed)?) in
@@ -116,6 +116,10 @@ final class LiveUpdates: Sendable {
         emptied.forEach { $0.cancel() }
     }
 
+    private func makeFeed(_ fragment: some Fragment, onChange: @escaping @Sendable (LiveFragment, Int64) -> Void) throws -> any LiveFeed {
+        try Feed(store: store, pages: pages, fragment: fragment, onChange: onChange)
+    }
+
     private func broadcast(_ fragment: LiveFragment, token: Int64, topic: LiveTopic) {
         let streams = topics.withLock { topics in topics[topic].map { Array($0.streams.values) } ?? [] }
         send(fragment, token: token, to: streams)
@@ -124,15 +128,6 @@ final class LiveUpdates: Sendable {
     private func send(_ fragment: LiveFragment, token: Int64, to streams: [EventStream]) {
         guard let data = try? String(decoding: JSONEncoder().encode(fragment), as: UTF8.self) else { return }
         EventStream.broadcast(ServerSentEvent(id: String(token), event: "fragment", data: data), to: streams)
-    }
-
-    private func makeFeed<F: Fragment>(_ topic: LiveTopic, _ fragment: F,
-                                       onChange: @escaping @Sendable (LiveFragment, Int64) -> Void) throws -> any LiveFeed {
-        let pages = pages
-        return try Feed(store: store, query: fragment.query, render: { value in
-            // A deleted record leaves the open page as it was; its links now lead to a 404 page.
-            try pages.liveFragment(topic, showing: value)
-        }, onChange: onChange)
     }
 }
 
@@ -151,31 +146,33 @@ protocol LiveFeed: AnyObject, Sendable {
     func cancel()
 }
 
-/// A `ResultsObserver` of a fragment's query plus its rendering: rendered once per change.
-private final class Feed<Value: Equatable & Sendable>: LiveFeed {
+/// A `ResultsObserver` of a fragment's query plus its drawing: drawn once per change, into the
+/// `TopicStore` the next page reads too.
+private final class Feed<F: Fragment>: LiveFeed {
     private let store: WishlistStore
-    private let query: WishlistQuery<Value>
-    private let observer: ResultsObserver<Value>
-    private let render: @Sendable (Value) throws -> LiveFragment?
+    private let pages: PageRenderer
+    private let fragment: F
+    private let observer: ResultsObserver<F.Value>
     private let subscription: ObservationCancellable
 
-    init(store: WishlistStore, query: WishlistQuery<Value>, render: @escaping @Sendable (Value) throws -> LiveFragment?,
+    init(store: WishlistStore, pages: PageRenderer, fragment: F,
          onChange: @escaping @Sendable (LiveFragment, Int64) -> Void) throws {
         self.store = store
-        self.query = query
-        self.render = render
-        observer = try store.observe(query)
-        subscription = observer.subscribe { value, token in
-            guard let fragment = try? render(value) else { return }
-            onChange(fragment, token)
+        self.pages = pages
+        self.fragment = fragment
+        observer = try store.observe(fragment.query)
+        subscription = observer.subscribe { read, token in
+            // A deleted record leaves the open page as it was; its links now lead to a 404 page.
+            guard let live = try? pages.liveFragment(FragmentRead(fragment: fragment, read: read)) else { return }
+            onChange(live, token)
         }
     }
 
     func fragment(changedAfter token: Int64) throws -> (fragment: LiveFragment, token: Int64)? {
         guard try store.database.hasChanges(in: observer.region, after: token) else { return nil }
-        let (value, current) = try store.read { snapshot in (try snapshot.fetch(query), try snapshot.historyToken()) }
-        guard let fragment = try render(value) else { return nil }
-        return (fragment, current)
+        let (shown, current) = try store.read { snapshot in (try fragment.read(in: snapshot), try snapshot.historyToken()) }
+        guard let live = try pages.liveFragment(shown) else { return nil }
+        return (live, current)
     }
 
     func cancel() {

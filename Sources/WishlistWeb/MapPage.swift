@@ -13,10 +13,10 @@ struct MapPage {
     func register(on router: inout Router) {
         let map = MapFragment()
         router.page("/map") { request in
-            try app.pages.cached(request, read: { try $0.fetch(map.query) }) { positions in
+            try app.pages.cached(request, read: map.read(in:)) { shown in
                 var fragments = app.pages.fragmentPlaces()
-                let context = ["map": try fragments.place(.map, showing: positions)]
-                return try app.pages.render("map", for: request, tab: .map, liveTopics: [.map], fragments: fragments, context)
+                let context = ["map": try fragments.place(shown)]
+                return try app.pages.render("map", for: request, tab: .map, liveTopics: [map.topic], fragments: fragments, context)
             }
         }
     }
@@ -24,6 +24,7 @@ struct MapPage {
 
 /// Every positioned trip (grouped per position past `MapQueries.tripPinLimit`), drawn.
 struct MapFragment: Fragment {
+    var topic: LiveTopic { .map }
     var query: WishlistQuery<[TripPosition]> { .tripPositions }
     func view(_ positions: [TripPosition]) -> MapView? { MapView(positions: positions) }
 }

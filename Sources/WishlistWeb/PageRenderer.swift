@@ -53,8 +53,8 @@ final class PageRenderer: Sendable {
     private let sincePlaceholder = PageRenderer.placeholder("since")
     /// Where a page's fragments go: this, then the fragment's index and `}`.
     private let fragmentPlaceholderPrefix = String(PageRenderer.placeholder("fragment").dropLast()) + "-"
-    /// Fragments drawn, kept while their data is unchanged; pages and live updates share them.
-    let fragments: KeptFragments
+    /// Fragments drawn, kept while what they read is unchanged; pages and live updates share them.
+    let fragments: TopicStore
 
     /// Pages kept: a few per screen and trip visited, at 15–115 KB each, in at most 3 MB: the seven
     /// screens and a hundred trip pages. Counted by pages alone, a load of pages each seen once
@@ -75,12 +75,11 @@ final class PageRenderer: Sendable {
     /// Page templates rendered (not taken as kept), for tests.
     let skeletonsDrawnCount = Atomic<Int>(0)
 
-    /// A page as kept, with the data it was drawn from (nil: none to compare, drawn again after
-    /// any commit) and the read that data came from (what it read, and when).
+    /// A page as kept, with what the read it was drawn from depended on and when (nil: drawn
+    /// again after any commit).
     private struct KeptPage: Sendable {
         var response: SharedResponse
-        let drawnFrom: (any Equatable & Sendable)?
-        var read: (region: ReadRegion, generation: UInt64)?
+        let read: (region: DatabaseRegion, generation: UInt64)?
     }
 
     init(templates: TemplateLibrary, sessionCookieName: String?, store: WishlistStore) {
@@ -89,13 +88,13 @@ final class PageRenderer: Sendable {
         self.store = store
         let tokenPlaceholder = Self.placeholder("csrf")
         self.tokenPlaceholder = tokenPlaceholder
-        fragments = KeptFragments { view in
+        fragments = TopicStore(database: store.database) { view in
             guard case .object(var fields) = view.mustacheValue else {
                 preconditionFailure("\(type(of: view)) must render as an object")
             }
             fields["csrfToken"] = .string(tokenPlaceholder)
             return SplicedBody(splitting: try templates.renderBytes(type(of: view).partial, .object(fields)),
-                               at: [Array(tokenPlaceholder.utf8)])
+                               at: [Array(tokenPlaceholder.utf8)])  // its one place: PageSlot.csrfToken
         }
         cache = CommitScopedCache(database: store.database, capacity: Self.cachedPageLimit, maxCost: Self.cachedPageBytes,
                                   cost: { $0.response.body.heldBytes })
@@ -113,11 +112,11 @@ final class PageRenderer: Sendable {
 
     /// The page for `request` (a GET whose answer depends only on its URL and the database):
     /// `read` fetches what it shows in one snapshot, `draw` renders that. The page is kept. After
-    /// a commit that changed nothing it read (no column, no kept row: a check-off in a trip it
-    /// does not show), it is served as kept with the newer live token, without reading. Else it
-    /// is read again, and while the data equals what it was drawn from, the kept bytes are
-    /// served, again with the newer token; otherwise it is drawn. Errors thrown are not kept.
-    func cached<Data: Equatable & Sendable>(
+    /// a commit that changed nothing it read (no column, no row it read by id: a check-off in a
+    /// trip it does not show), it is served as kept with the newer live token, without reading.
+    /// Else it is read and drawn again, its unchanged fragments spliced in as kept
+    /// (`TopicStore`). Errors thrown are not kept.
+    func cached<Data>(
         _ request: Request, read: (WishlistSnapshot) throws -> Data, draw: (Data) throws -> SharedResponse
     ) throws -> Response {
         try cache.value(for: cacheKey(request)) { kept in
@@ -125,22 +124,17 @@ final class PageRenderer: Sendable {
                 kept.response.liveSince = max(token, kept.response.liveSince ?? token)
                 return kept
             }
-            let tracked = try store.readTrackingRows(read)
-            var response: SharedResponse
-            if let kept, let drawnFrom = kept.drawnFrom as? Data, drawnFrom == tracked.value {
-                response = kept.response
-            } else {
-                response = try draw(tracked.value)
-                drawnCount.add(1, ordering: .relaxed)
-            }
-            response.liveSince = tracked.historyToken
-            return KeptPage(response: response, drawnFrom: tracked.value, read: (tracked.region, tracked.generation))
+            let (tracked, token) = try store.read { snapshot in (try snapshot.readTracking(read), try snapshot.historyToken()) }
+            var response = try draw(tracked.value)
+            drawnCount.add(1, ordering: .relaxed)
+            response.liveSince = token
+            return KeptPage(response: response, read: (tracked.region, tracked.generation))
         }.response.response(for: request)
     }
 
     /// An answer computed whole by `compute` (the JSON API's), kept until the next commit.
     func cached(_ request: Request, compute: () throws -> SharedResponse) throws -> Response {
-        try cache.value(for: cacheKey(request)) { _ in KeptPage(response: try compute(), drawnFrom: nil, read: nil) }.response.response(for: request)
+        try cache.value(for: cacheKey(request)) { _ in KeptPage(response: try compute(), read: nil) }.response.response(for: request)
     }
 
     /// A page not kept (one showing a form's problems): `read` and the live token in one snapshot, then `draw`.
@@ -184,14 +178,14 @@ final class PageRenderer: Sendable {
         let page = request?.asksForFragmentsAlone == true
             ? fragmentsAlone(placing: placed.count)
             : try skeleton(template, .object(context), placing: placed.count)
-        return SharedResponse(status: status, html: page.inserting(placed, atSlotsFrom: 2), liveSince: nil)
+        return SharedResponse(status: status, html: page.inserting(placed, atSlotsFrom: PageSlot.firstFragment), liveSince: nil)
     }
 
     /// The places of `fragmentCount` fragments and nothing else: the answer to a script that
     /// swaps a page's fragments in after an in-place action, with no layout or template drawn.
     private func fragmentsAlone(placing fragmentCount: Int) -> SplicedBody {
         let places = (0..<fragmentCount).map { FragmentPlaces.placeholder($0, prefix: fragmentPlaceholderPrefix) }
-        return SplicedBody(splitting: Array(places.joined().utf8), at: ([tokenPlaceholder, sincePlaceholder] + places).map { Array($0.utf8) })
+        return SplicedBody(splitting: Array(places.joined().utf8), at: (slotPlaceholders + places).map { Array($0.utf8) })
     }
 
     /// `template` rendered with `context`, split at the token, live-token and fragment places
@@ -199,7 +193,7 @@ final class PageRenderer: Sendable {
     private func skeleton(_ template: String, _ context: MustacheValue, placing fragmentCount: Int) throws -> SplicedBody {
         let key = SkeletonKey(template: template, context: context)
         if let kept = skeletons.withLock({ $0.use(key) }) { return kept }
-        let placeholders = [tokenPlaceholder, sincePlaceholder]
+        let placeholders = slotPlaceholders
             + (0..<fragmentCount).map { FragmentPlaces.placeholder($0, prefix: fragmentPlaceholderPrefix) }
         let skeleton = SplicedBody(splitting: try templates.renderBytes(template, context), at: placeholders.map { Array($0.utf8) })
         skeletonsDrawnCount.add(1, ordering: .relaxed)
@@ -207,18 +201,27 @@ final class PageRenderer: Sendable {
         return skeleton
     }
 
+    /// What stands in for each `PageSlot` while a page is rendered, in slot order.
+    private var slotPlaceholders: [String] {
+        PageSlot.allCases.map { slot in
+            switch slot {
+            case .csrfToken: tokenPlaceholder
+            case .liveSince: sincePlaceholder
+            }
+        }
+    }
+
     private func isSignedIn(_ request: Request?) -> Bool {
         guard let request, let sessionCookieName else { return false }
         return request.cookies[sessionCookieName] != nil
     }
 
-    /// `topic`'s fragment showing `value` as live updates send it, the same bytes for every
-    /// viewer: its forms' tokens are left empty, and the page's script fills them in. Nil when
-    /// its record is gone.
-    func liveFragment(_ topic: LiveTopic, showing value: any Equatable & Sendable) throws -> LiveFragment? {
-        try fragments.drawn(topic, showing: value).map { drawn in
-            LiveFragment(topic: topic.id, target: drawn.elementID,
-                         html: String(decoding: drawn.body.filled(with: [[]]), as: UTF8.self))
+    /// The fragment of `shown` as live updates send it, the same bytes for every viewer: its
+    /// forms' tokens are left empty, and the page's script fills them in. Nil when its record is gone.
+    func liveFragment<F: Fragment>(_ shown: FragmentRead<F>) throws -> LiveFragment? {
+        try fragments.drawn(shown).map { drawn in
+            LiveFragment(topic: shown.fragment.topic.id, target: drawn.elementID,
+                         html: String(decoding: drawn.body.filled(with: [[]]), as: UTF8.self))  // no token: PageSlot.csrfToken empty
         }
     }
 

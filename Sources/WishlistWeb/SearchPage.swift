@@ -21,11 +21,10 @@ struct SearchPage {
             let query = try SearchQuery(request.query["q"])
             let results = SearchResultsFragment(text: query.text,
                                                 shown: ShownPages(trips: request.query["trips"], activities: request.query["activities"]))
-            return try app.pages.cached(request, read: { try $0.fetch(results.query) }) { found in
-                let topic: LiveTopic = .searchResults(text: query.text, shown: results.shown)
+            return try app.pages.cached(request, read: results.read(in:)) { found in
                 var fragments = app.pages.fragmentPlaces()
-                let context = ["query": MustacheValue.string(query.text), "results": try fragments.place(topic, showing: found)]
-                return try app.pages.render("search", for: request, tab: .search, liveTopics: [topic], fragments: fragments, context)
+                let context = ["query": MustacheValue.string(query.text), "results": try fragments.place(found)]
+                return try app.pages.render("search", for: request, tab: .search, liveTopics: [results.topic], fragments: fragments, context)
             }
         }
     }
@@ -36,6 +35,7 @@ struct SearchResultsFragment: Fragment {
     let text: String
     let shown: ShownPages
 
+    var topic: LiveTopic { .searchResults(text: text, shown: shown) }
     var query: WishlistQuery<SearchResults> {
         .search(text, trips: 0..<shown.trips * SearchPage.pageSize, activities: 0..<shown.activities * SearchPage.pageSize)
     }

@@ -12,7 +12,7 @@ struct SharedResponse: Sendable {
     /// still current after a commit gets the newer token without being drawn again.
     var liveSince: Int64?
 
-    /// A page whose places of slot 0 take the viewer's token, and of slot 1 `liveSince`.
+    /// A page whose places take what `PageSlot` names.
     init(status: HTTPStatus, html: SplicedBody, liveSince: Int64?) {
         self.status = status
         contentType = "text/html; charset=utf-8"
@@ -46,8 +46,21 @@ struct SharedResponse: Sendable {
         return response
     }
 
-    /// What goes in the places: the viewer's token (none: empty fields), then the live token.
+    /// What goes in the places: the viewer's token (none: empty fields) and the live token.
     func fills(token: String?) -> [[UInt8]] {
-        [Array((token ?? "").utf8), Array((liveSince.map(String.init) ?? "").utf8)]
+        PageSlot.allCases.map { slot in
+            switch slot {
+            case .csrfToken: Array((token ?? "").utf8)
+            case .liveSince: Array((liveSince.map(String.init) ?? "").utf8)
+            }
+        }
     }
+}
+
+/// The places of a kept page that differ by viewer or by moment, as `SplicedBody` slots (a drawn
+/// fragment has the first alone); the page's fragments take the slots after them.
+enum PageSlot: Int, CaseIterable {
+    case csrfToken, liveSince
+
+    static var firstFragment: Int { allCases.count }
 }

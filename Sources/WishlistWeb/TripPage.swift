@@ -45,8 +45,9 @@ struct TripPage {
     }
 
     /// Everything the page shows, read in one snapshot.
-    struct Shown: Equatable, Sendable {
-        let checklist: TripChecklist?
+    struct Shown: Sendable {
+        let header: FragmentRead<TripHeaderFragment>
+        let checklist: FragmentRead<ActivityListFragment>
         /// The goals achieved, when the page announces badges just earned.
         let achieved: [Goal]
         let deletion: Deletion?
@@ -54,7 +55,9 @@ struct TripPage {
 
     func read(_ request: Request, tripID id: Int64, _ snapshot: WishlistSnapshot) throws -> Shown {
         let announcesBadges = !request.query.all(Self.earnedParameter).isEmpty
-        return Shown(checklist: try snapshot.fetch(ActivityListFragment(tripID: id).query),
+        let editing = request.query["edit"] == "1"
+        return Shown(header: try TripHeaderFragment(tripID: id).read(in: snapshot),
+                     checklist: try ActivityListFragment(tripID: id, editing: editing).read(in: snapshot),
                      achieved: announcesBadges ? try snapshot.fetch(.achievedGoals) : [],
                      deletion: try UndoRoutes.deletion(for: request, store: app.store, in: snapshot))
     }
@@ -63,20 +66,19 @@ struct TripPage {
               newActivity: (value: String, error: String?)? = nil, rename: RenameProblem? = nil,
               status: HTTPStatus = .ok) throws -> SharedResponse {
         let editing = request.query["edit"] == "1" || form != nil || newActivity != nil || rename != nil
-        guard let checklist = shown.checklist else {
+        guard let checklist = shown.checklist.value else {
             throw HTTPError(.notFound, "There is no trip number \(id). It may have been deleted.")
         }
         let trip = checklist.trip
         var fragments = app.pages.fragmentPlaces()
-        let list: LiveTopic = .activityList(tripID: id, editing: editing)
         let earnedIDs = Set(request.query.all(Self.earnedParameter).compactMap { Int64($0) })
         var context: [String: MustacheValue] = [
             "trip": ["id": .int(Int(trip.id)), "name": .string(trip.name)],
-            "header": try fragments.place(.tripHeader(tripID: id), showing: trip as Trip?),
+            "header": try fragments.place(shown.header),
             // A rename that could not be saved shows in this page alone: its list is not kept.
             "list": try rename.map { rename in
                 try fragments.place(unkept: ActivityListView(checklist: checklist, editing: editing, rename: rename))
-            } ?? fragments.place(list, showing: checklist as TripChecklist?),
+            } ?? fragments.place(FragmentRead(fragment: ActivityListFragment(tripID: id, editing: editing), read: shown.checklist.read)),
             "editing": .bool(editing),
             "notice": try fragments.place(unkept: TripNoticeView(deletion: shown.deletion,
                                                                  earned: shown.achieved.filter { earnedIDs.contains($0.id) })),
@@ -90,7 +92,7 @@ struct TripPage {
             if let error = newActivity?.error { field["error"] = .string(error) }
             context["newActivity"] = .object(field)
         }
-        return try app.pages.render("trip", for: request, tab: .wishlist, liveTopics: [.tripHeader(tripID: id), list],
+        return try app.pages.render("trip", for: request, tab: .wishlist, liveTopics: [.tripHeader(tripID: id), .activityList(tripID: id, editing: editing)],
                                     status: status, savingForm: editing ? Self.formID : nil, fragments: fragments, context)
     }
 }
@@ -112,6 +114,7 @@ struct TripNoticeView: FragmentView {
 /// The trip's photo, name, collection and progress.
 struct TripHeaderFragment: Fragment {
     let tripID: Int64
+    var topic: LiveTopic { .tripHeader(tripID: tripID) }
     var query: WishlistQuery<Trip?> { .trip(id: tripID) }
     func view(_ trip: Trip?) -> TripHeaderView? { trip.map(TripHeaderView.init) }
 }
@@ -154,6 +157,7 @@ struct ActivityListFragment: Fragment {
     let tripID: Int64
     var editing = false
 
+    var topic: LiveTopic { .activityList(tripID: tripID, editing: editing) }
     var query: WishlistQuery<TripChecklist?> { .checklist(tripID: tripID) }
     func view(_ checklist: TripChecklist?) -> ActivityListView? {
         checklist.map { ActivityListView(checklist: $0, editing: editing, rename: nil) }

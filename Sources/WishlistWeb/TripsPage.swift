@@ -11,15 +11,19 @@ struct TripsPage {
 
     func register(on router: inout Router) {
         router.page("/trips") { request in
-            let grouped = request.query["group"] == "destination"
-            let topic: LiveTopic = grouped
-                ? .tripsByDestination(after: request.query["after"].flatMap { $0.isEmpty ? nil : $0 })
-                : .tripsByDate(pageNumber: Int(request.query["page"] ?? "") ?? 1)
-            return try app.pages.cached(request, read: topic.fragment.shown) { shown in
-                var fragments = app.pages.fragmentPlaces()
-                let context = ["list": try fragments.place(topic, showing: shown.value), "groupedByDestination": .bool(grouped)]
-                return try app.pages.render("trips", for: request, tab: .trips, liveTopics: [topic], fragments: fragments, context)
+            if request.query["group"] == "destination" {
+                return try page(request, TripsByDestinationFragment(after: request.query["after"].flatMap { $0.isEmpty ? nil : $0 }),
+                                groupedByDestination: true)
             }
+            return try page(request, TripsByDateFragment(pageNumber: Int(request.query["page"] ?? "") ?? 1), groupedByDestination: false)
+        }
+    }
+
+    private func page(_ request: Request, _ list: some Fragment, groupedByDestination: Bool) throws -> Response {
+        try app.pages.cached(request, read: list.read(in:)) { shown in
+            var fragments = app.pages.fragmentPlaces()
+            let context = ["list": try fragments.place(shown), "groupedByDestination": .bool(groupedByDestination)]
+            return try app.pages.render("trips", for: request, tab: .trips, liveTopics: [list.topic], fragments: fragments, context)
         }
     }
 
@@ -30,6 +34,7 @@ struct TripsPage {
 struct TripsByDateFragment: Fragment {
     static let pageSize = 48
     let pageNumber: Int
+    var topic: LiveTopic { .tripsByDate(pageNumber: pageNumber) }
     var query: WishlistQuery<TripListing> { .tripsByStartDate(pageNumber: pageNumber, pageSize: Self.pageSize) }
     func view(_ listing: TripListing) -> TripsByDateView? { TripsByDateView(listing: listing) }
 }
@@ -52,6 +57,7 @@ struct TripsByDestinationFragment: Fragment {
     /// The last destination of the previous page; nil for the first.
     let after: String?
 
+    var topic: LiveTopic { .tripsByDestination(after: after) }
     var query: WishlistQuery<SectionPage<Trip>> {
         .tripsByDestination(after: after, sectionLimit: Self.sectionLimit, tripsPerSection: Self.tripsPerSection)
     }

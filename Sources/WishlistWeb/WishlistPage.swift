@@ -10,9 +10,9 @@ struct WishlistPage {
     static let topics: [LiveTopic] = [.carousel] + TripCollection.allCases.map(LiveTopic.collectionRow)
 
     /// Everything the page shows, read in one snapshot.
-    struct Shown: Equatable, Sendable {
-        let recent: [Trip]
-        let rows: [CollectionRow]
+    struct Shown: Sendable {
+        let recent: FragmentRead<CarouselFragment>
+        let rows: [FragmentRead<CollectionRowFragment>]
         let newTripCollection: TripCollection
         let deletion: Deletion?
     }
@@ -22,8 +22,8 @@ struct WishlistPage {
     }
 
     func read(_ request: Request, _ snapshot: WishlistSnapshot) throws -> Shown {
-        Shown(recent: try snapshot.fetch(CarouselFragment().query),
-              rows: try TripCollection.allCases.map { try snapshot.fetch(CollectionRowFragment(collection: $0).query) },
+        Shown(recent: try CarouselFragment().read(in: snapshot),
+              rows: try TripCollection.allCases.map { try CollectionRowFragment(collection: $0).read(in: snapshot) },
               newTripCollection: try TripForm.newTripCollection(asked: nil, in: snapshot),
               deletion: try UndoRoutes.deletion(for: request, store: app.store, in: snapshot))
     }
@@ -31,8 +31,8 @@ struct WishlistPage {
     func draw(_ request: Request, _ shown: Shown) throws -> SharedResponse {
         var fragments = app.pages.fragmentPlaces()
         let context: [String: MustacheValue] = [
-            "carousel": try fragments.place(.carousel, showing: shown.recent),
-            "collections": .array(try shown.rows.map { try fragments.place(.collectionRow($0.collection), showing: $0) }),
+            "carousel": try fragments.place(shown.recent),
+            "collections": .array(try shown.rows.map { try fragments.place($0) }),
             "undo": UndoRoutes.notice(shown.deletion),
             "newTrip": .object(NewTripPage.formContext(TripForm(newIn: shown.newTripCollection), formID: "new-trip", cancelURL: "/",
                                                        maxPhotoBytes: app.configuration.maxPhotoBytes)),
@@ -44,6 +44,7 @@ struct WishlistPage {
 /// The five most recently added trips, newest first.
 struct CarouselFragment: Fragment {
     static let size = 5
+    var topic: LiveTopic { .carousel }
     var query: WishlistQuery<[Trip]> { .recentTrips(limit: Self.size) }
     func view(_ trips: [Trip]) -> CarouselView? { CarouselView(trips: trips) }
 }
@@ -72,6 +73,7 @@ struct CarouselView: FragmentView {
 struct CollectionRowFragment: Fragment {
     static let cardLimit = 10
     let collection: TripCollection
+    var topic: LiveTopic { .collectionRow(collection) }
     var query: WishlistQuery<CollectionRow> { .collectionRow(collection, limit: Self.cardLimit) }
     func view(_ row: CollectionRow) -> CollectionRowView? { CollectionRowView(row: row) }
 }

@@ -92,12 +92,12 @@ private enum TaskSchema {
         #expect(try titles() == ["Pack"])
         try write("UPDATE task SET done = 1, note = 'x'")
         #expect(try titles() == ["Pack"])
-        #expect(database.keptResults.computedCount.load(ordering: .relaxed) == 1)
+        #expect(database.keptRows.queriesRun.load(ordering: .relaxed) == 1)
         try write("UPDATE task SET title = 'Fly far' WHERE id = 2")
         #expect(try titles() == ["Pack", "Fly far"])
         try write("DELETE FROM task WHERE id = 1")
         #expect(try titles() == ["Fly far"])
-        #expect(database.keptResults.computedCount.load(ordering: .relaxed) == 3)
+        #expect(database.keptRows.queriesRun.load(ordering: .relaxed) == 3)
         // On the writer nothing is kept: it reads its own uncommitted rows.
         try database.write(author: "test") { db in
             try db.execute("UPDATE task SET title = 'Flying' WHERE id = 2")
@@ -113,7 +113,7 @@ private enum TaskSchema {
         let observer = try ResultsObserver(database: database) { db in
             try db.fetchAllKept("SELECT title FROM task ORDER BY id").map { $0[0] as String }
         }
-        #expect(database.keptResults.computedCount.load(ordering: .relaxed) == 1)
+        #expect(database.keptRows.queriesRun.load(ordering: .relaxed) == 1)
         try database.write(author: "test") { db in try db.execute("UPDATE task SET title = 'Unpack' WHERE id = 1") }
         database.notifier.queue.sync {}
         #expect(observer.value == ["Unpack", "Fly"])

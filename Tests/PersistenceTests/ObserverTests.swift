@@ -11,7 +11,7 @@ import Testing
         }
         #expect(openCount.value == 0)
         let received = SharedState<[(Int, Int64)]>([])
-        let subscription = openCount.subscribe { value, token in received.withLock { $0.append((value, token)) } }
+        let subscription = openCount.subscribe { read, token in received.withLock { $0.append((read.value, token)) } }
 
         try database.write(author: "test") { db in try db.execute("INSERT INTO item(id, list_id, title) VALUES (1, 1, 'x')") }
         #expect(await eventually { received.withLock(\.count) == 1 })

@@ -28,7 +28,7 @@ enum RegionSchema {
     /// The region SQLite reports for `sql`, and the tracked tables whose commits may change it.
     private func regions(_ sql: String, in database: Database) throws -> (read: Set<String>, observed: DatabaseRegion) {
         let read = try database.read { db in try db.trackingRegion { try db.fetchAll(sql) }.1 }
-        return (read.tables, try database.readTrackingRegion { db in try db.fetchAll(sql) }.1)
+        return (read.tables, try database.readTracking { db in try db.fetchAll(sql) }.region)
     }
 
     /// Columns read of each table; `[]`: its rows alone.

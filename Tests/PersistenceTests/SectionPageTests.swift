@@ -79,7 +79,7 @@ import Testing
         let observer = try ResultsObserver<SectionPage<Item>>(
             database: database, sectionedDescriptor: byListName, paging: SectionPaging(sectionLimit: 10, recordsPerSection: 3))
         let seen = SharedState<[[String]]>([])
-        let subscription = observer.subscribe { page, _ in seen.withLock { $0.append(outline(page)) } }
+        let subscription = observer.subscribe { read, _ in seen.withLock { $0.append(outline(read.value)) } }
 
         try database.write(author: "test") { db in try db.execute("INSERT INTO item(id, list_id, title, list_name) VALUES (7, 1, 'b', 'Annecy')") }
         #expect(await eventually { seen.withLock(\.count) == 1 })

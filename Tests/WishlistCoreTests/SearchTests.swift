@@ -39,13 +39,13 @@ import Testing
         let tripID = try store.addTrip(TripDraft(name: "Glacier Walk", collection: .winterRetreats))
         let activityID = try store.addActivity(tripID: tripID, name: "Glacier lunch")
         #expect(try store.search("glacier").activities.map(\.activity.isComplete) == [false])
-        let searched = store.database.keptResults.computedCount.load(ordering: .relaxed)
+        let searched = store.database.keptRows.queriesRun.load(ordering: .relaxed)
 
         try store.setActivityComplete(id: activityID, true)
         let afterCheckOff = try store.search("glacier")
         #expect(afterCheckOff.activities.map(\.activity.isComplete) == [true])
         #expect(afterCheckOff.trips.map(\.completedActivityCount) == [1])
-        #expect(store.database.keptResults.computedCount.load(ordering: .relaxed) == searched)
+        #expect(store.database.keptRows.queriesRun.load(ordering: .relaxed) == searched)
 
         try store.renameActivity(id: activityID, name: "Fjord lunch")
         #expect(try store.search("glacier").activities.isEmpty)

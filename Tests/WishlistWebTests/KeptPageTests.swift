@@ -103,7 +103,7 @@ import WishlistCore
         #expect(!before.text.contains("Zz Hidden Trip"))
         _ = try client.get("/goals")
         let drawn = fixture.app.pages.drawnCount.load(ordering: .relaxed)
-        let tripsRead = fixture.store.database.keptRecords.readCount.load(ordering: .relaxed)
+        let tripsRead = fixture.store.database.keptRows.recordsRead.load(ordering: .relaxed)
 
         try fixture.store.setActivityComplete(id: activity, true)
         let after = try client.get("/")
@@ -113,7 +113,7 @@ import WishlistCore
         // The Goals screen's progress moved: drawn again, the Wishlist screen not.
         #expect(fixture.app.pages.drawnCount.load(ordering: .relaxed) == drawn + 1)
         // Nor were its trips read again: which trips it lists and what each shows were kept.
-        #expect(fixture.store.database.keptRecords.readCount.load(ordering: .relaxed) == tripsRead)
+        #expect(fixture.store.database.keptRows.recordsRead.load(ordering: .relaxed) == tripsRead)
     }
 
     /// A commit that changes nothing a kept page read (no column of its lists, no row of its
@@ -136,14 +136,14 @@ import WishlistCore
         let shown = try fixture.store.addTrip(TripDraft(name: "Aa Shown Trip", collection: .summerVibes))
         let activity = try fixture.store.addActivity(tripID: shown, name: "Swim")
         let before = try client.get("/")
-        let tripsRead = fixture.store.database.keptRecords.readCount.load(ordering: .relaxed)
+        let tripsRead = fixture.store.database.keptRows.recordsRead.load(ordering: .relaxed)
 
         try fixture.store.setActivityComplete(id: activity, true)
         let after = try client.get("/")
 
         #expect(Self.withoutLiveSince(after) != Self.withoutLiveSince(before), "the card shows the trip complete")
         #expect(after.text == (try client.get("/")).text)
-        #expect(fixture.store.database.keptRecords.readCount.load(ordering: .relaxed) == tripsRead + 1)
+        #expect(fixture.store.database.keptRows.recordsRead.load(ordering: .relaxed) == tripsRead + 1)
     }
 
     /// A trip on a card of one collection row only: older than the carousel's five.

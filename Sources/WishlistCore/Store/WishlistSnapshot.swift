@@ -9,6 +9,17 @@ public struct WishlistSnapshot {
         try query.fetch(connection)
     }
 
+    /// `query`'s value with what it read and when: a page's fragment, current while its region is
+    /// unchanged (`Connection.readTracking`).
+    public func readTracking<Value>(_ query: WishlistQuery<Value>) throws -> TrackedRead<Value> {
+        try connection.readTracking { try query.fetch(connection) }
+    }
+
+    /// `body`'s value with what it read and when (`Connection.readTracking`).
+    public func readTracking<T>(_ body: (WishlistSnapshot) throws -> T) throws -> TrackedRead<T> {
+        try connection.readTracking { try body(self) }
+    }
+
     /// The history token of the newest commit this snapshot includes: what a page passes to its
     /// live stream, so that only later changes are sent.
     public func historyToken() throws -> Int64 {

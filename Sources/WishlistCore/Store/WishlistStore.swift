@@ -32,11 +32,6 @@ public final class WishlistStore: Sendable {
         try database.read { try body(WishlistSnapshot(connection: $0)) }
     }
 
-    /// `read`, with what `body` read and the snapshot's history token (`Database.readTrackingRows`).
-    public func readTrackingRows<T>(_ body: (WishlistSnapshot) throws -> T) throws -> TrackedRead<T> {
-        try database.readTrackingRows { try body(WishlistSnapshot(connection: $0)) }
-    }
-
     /// Runs `query` once on a reader.
     public func fetch<Value>(_ query: WishlistQuery<Value>) throws -> Value {
         try database.read(query.fetch)
