@@ -9,6 +9,7 @@ from selenium.webdriver.common.keys import Keys
 from conftest import screenshot, wait_until
 from test_edits import mark_page, open_edit_mode
 from test_layout import add_trip
+from test_screens import activity_names, check, open_trip
 
 TRIP = "Mont Blanc Powder"
 
@@ -119,3 +120,29 @@ def test_edit_mode_shows_the_photo_once_and_an_empty_list_says_so_once(server, b
         browser.get(href + mode)
         text = browser.find_element(By.TAG_NAME, "main").text
         assert text.count("No activities yet") == 1, text
+
+
+RECORD_ANSWERS = """
+window.__answers = [];
+const fetchBeforeAnswers = window.fetch;
+window.fetch = async (url, options) => {
+  const response = await fetchBeforeAnswers(url, options);
+  window.__answers.push(await response.clone().text());
+  return response;
+};
+"""
+
+
+def test_a_check_off_brings_its_own_tab_the_changed_fragments_not_a_whole_page(server, browser):
+    open_trip(browser, server, TRIP)
+    mark_page(browser)
+    browser.execute_script(RECORD_ANSWERS)
+    name = activity_names(browser)[0]
+    for _ in range(2):  # checked, then unchecked again
+        check(browser, name)
+    answers = browser.execute_script("return window.__answers")
+    assert answers, "the check-offs were sent by the script"
+    for answer in answers:
+        assert 'id="activity-list"' in answer
+        assert "<html" not in answer and "<nav" not in answer, "a whole page came back"
+    assert browser.execute_script("return window.__notReloaded === true")
