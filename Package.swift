@@ -34,6 +34,8 @@ let package = Package(
                        providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGnuTLS", pkgConfig: "gnutls",
                        providers: [.apt(["libgnutls28-dev"])]),
+        .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc libbrotlidec",
+                       providers: [.apt(["libbrotli-dev"])]),
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive",
                        providers: [.apt(["libarchive-dev"])]),
@@ -41,7 +43,7 @@ let package = Package(
                        providers: [.apt(["libgeonames-dev"])]),
 
         // General libraries.
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CZlib", "CGnuTLS"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CZlib", "CGnuTLS", "CBrotli"]),
         .target(name: "Mustache"),
         .target(name: "Persistence", dependencies: ["CSQLite"]),
         .target(name: "Imaging", dependencies: ["CVips", "CMagic", "CWebPMux"]),
@@ -57,7 +59,7 @@ let package = Package(
         .executableTarget(name: "wishlist", dependencies: ["WishlistWeb", "WishlistCore", "HTTPServer", "Persistence", "CMalloc"]),
 
         // One test target per library target, and the clients and clock they share.
-        .target(name: "TestSupport", dependencies: ["HTTPServer", "CZlib"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["HTTPServer", "CZlib", "CBrotli"], path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CZlib", "TestSupport"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"], exclude: ["Spec"]),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "CSQLite"]),

@@ -9,6 +9,8 @@
 document.documentElement.classList.add("scripted");
 
 const csrfToken = document.querySelector('meta[name="csrf-token"]')?.content ?? "";
+// Beside this file, at the same version of the static files.
+const liveWorkerURL = new URL("live-worker.js", document.currentScript.src);
 
 // ---------- Swapping fragments: the one way the page changes in place ----------
 
@@ -381,7 +383,7 @@ function showConnected(connected) {
 
 // The browser's shared stream, through a port to the worker.
 function workerChannel() {
-  const port = new SharedWorker("/static/js/live-worker.js", { name: "wishlist-live" }).port;
+  const port = new SharedWorker(liveWorkerURL, { name: "wishlist-live" }).port;
   port.onmessage = ({ data }) => (data.type === "fragment" ? applyFragment(data) : showConnected(data.connected));
   const follow = () => port.postMessage({ type: "follow", topics: live.topics.split(" "), since: live.since, shown: !document.hidden });
   follow();

@@ -45,6 +45,7 @@ final class PageRenderer: Sendable {
     /// The session cookie when the server has a password: pages signed in with it offer to sign out.
     let sessionCookieName: String?
     private let store: WishlistStore
+    private let staticPrefix: String
     private let cache: CommitScopedCache<String, KeptPage>
     /// Stand in for the viewer's CSRF token and the page's live-update token while rendering.
     /// Random per process, so that no name a user typed can contain them; `{` is rare in HTML,
@@ -82,8 +83,11 @@ final class PageRenderer: Sendable {
         let read: (region: DatabaseRegion, generation: UInt64)?
     }
 
-    init(templates: TemplateLibrary, sessionCookieName: String?, store: WishlistStore) {
+    /// `staticPrefix`: where the static files are at this version (`StaticFiles.versionedPrefix`),
+    /// `{{static}}` in every template.
+    init(templates: TemplateLibrary, sessionCookieName: String?, staticPrefix: String, store: WishlistStore) {
         self.templates = templates
+        self.staticPrefix = staticPrefix
         self.sessionCookieName = sessionCookieName
         self.store = store
         let tokenPlaceholder = Self.placeholder("csrf")
@@ -93,6 +97,7 @@ final class PageRenderer: Sendable {
                 preconditionFailure("\(type(of: view)) must render as an object")
             }
             fields["csrfToken"] = .string(tokenPlaceholder)
+            fields["static"] = .string(staticPrefix)
             return SplicedBody(splitting: try templates.renderBytes(type(of: view).partial, .object(fields)),
                                at: [Array(tokenPlaceholder.utf8)])  // its one place: PageSlot.csrfToken
         }
@@ -165,6 +170,7 @@ final class PageRenderer: Sendable {
     ) throws -> SharedResponse {
         var context = context
         context["csrfToken"] = .string(tokenPlaceholder)
+        context["static"] = .string(staticPrefix)
         context["canSignOut"] = .bool(isSignedIn(request))
         context["tabs"] = .array(Tab.allCases.map { item in
             ["id": .string(item.rawValue), "label": .string(item.label), "href": .string(item.href), "current": .bool(item == tab)]

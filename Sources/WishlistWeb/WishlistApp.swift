@@ -29,6 +29,12 @@ public final class WishlistApp: Sendable {
     let configuration: Configuration
     let pages: PageRenderer
     let live: LiveUpdates
+    let staticFiles: StaticFiles
+
+    /// The one stylesheet every page links, made of these files in this order at start.
+    static let stylesheet = StaticFiles.Bundle("css/wishlist.css", of: [
+        "css/theme.css", "css/app.css", "css/cards.css", "css/carousel.css", "css/forms.css", "css/alerts.css", "css/trips.css",
+    ])
 
     public init(store: WishlistStore, configuration: Configuration) throws {
         self.store = store
@@ -36,9 +42,11 @@ public final class WishlistApp: Sendable {
         let templates = try TemplateLibrary(
             directory: configuration.resourcesDirectory.appendingPathComponent("Templates"),
             reload: configuration.reloadTemplates)
+        staticFiles = try StaticFiles(root: configuration.resourcesDirectory.appendingPathComponent("Public").path, prefix: "/static/",
+                                      bundles: [Self.stylesheet])
         self.pages = PageRenderer(templates: templates,
                                   sessionCookieName: configuration.password == nil ? nil : configuration.passwordOptions.sessionCookieName,
-                                  store: store)
+                                  staticPrefix: staticFiles.versionedPrefix, store: store)
         self.live = LiveUpdates(store: store, pages: pages)
     }
 
@@ -62,7 +70,7 @@ public final class WishlistApp: Sendable {
         DataPage(app: self).register(on: &router)
         live.register(on: &router)
         // Browsers ask for it whatever the page links; the icon is an SVG among the static files.
-        router.page("/favicon.ico") { _ in .redirect(to: "/static/images/favicon.svg") }
+        router.page("/favicon.ico") { _ in .redirect(to: self.staticFiles.versionedPrefix + "images/favicon.svg") }
         return router
     }
 
@@ -80,7 +88,7 @@ public final class WishlistApp: Sendable {
             // Only the screens open from links elsewhere: the API, the feed, live events, photos,
             // exports and the static files answer this site's own pages alone.
             CrossSiteReadProtection(openPages: { path in router.isPage(path) || path == loginPath }),
-            try StaticFiles(root: configuration.resourcesDirectory.appendingPathComponent("Public").path, prefix: "/static/"),
+            staticFiles,
             bearerAuthentication,
             CSRFProtection(),
         ]

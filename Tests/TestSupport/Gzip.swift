@@ -1,3 +1,4 @@
+import CBrotli
 import CZlib
 
 public struct GzipError: Error, CustomStringConvertible {
@@ -30,4 +31,15 @@ public func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
     guard status == Z_STREAM_END else { throw GzipError(description: "inflate ended with \(status)") }
     guard stream.avail_in == 0 else { throw GzipError(description: "bytes after the gzip member") }
     return output
+}
+
+/// `bytes` decoded by the Brotli project's own decoder; anything but one whole stream is an error.
+public func unbrotli(_ bytes: [UInt8]) throws -> [UInt8] {
+    var size = max(1 << 16, bytes.count * 64)
+    var output = [UInt8](repeating: 0, count: size)
+    let result = bytes.withUnsafeBufferPointer { input in
+        BrotliDecoderDecompress(input.count, input.baseAddress, &size, &output)
+    }
+    guard result == BROTLI_DECODER_RESULT_SUCCESS else { throw GzipError(description: "brotli decoding ended with \(result)") }
+    return Array(output.prefix(size))
 }

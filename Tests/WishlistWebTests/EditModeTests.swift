@@ -66,8 +66,10 @@ import WishlistCore
     @Test func theFaviconIsServed() throws {
         let fixture = try AppHarness()
         let reply = try fixture.client.get("/favicon.ico")
-        #expect(reply.status == 303 && reply.header("Location") == "/static/images/favicon.svg")
-        #expect(try fixture.client.get("/static/images/favicon.svg").status == 200)
+        let location = try #require(reply.header("Location"))
+        #expect(reply.status == 303 && location == fixture.app.staticFiles.versionedPrefix + "images/favicon.svg")
+        let icon = try fixture.client.get(location)
+        #expect(icon.status == 200 && icon.header("Cache-Control") == "public, max-age=31536000, immutable")
     }
 
     /// A real SQLITE_FULL on the next change of a trip: the database may not grow past its size,
