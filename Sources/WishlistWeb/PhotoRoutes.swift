@@ -47,7 +47,7 @@ struct PhotoRoutes {
         let file = try app.store.photos.rendition(of: photo.fileName, size: size)
         return try Self.serve(file, format: PhotoLibrary.renditionFormat.imageFormat,
                               etag: "\"photo-\(size.rawValue)-\(photo.version)\"", version: photo.version, request) { _ in }
-            ?? Self.placeholder(tripID: id)
+            ?? placeholder()
     }
 
     func original(_ request: Request) throws -> Response {
@@ -55,7 +55,7 @@ struct PhotoRoutes {
         return try Self.serve(try app.store.photos.url(for: photo.fileName), format: photo.format,
                               etag: "\"original-\(photo.version)\"", version: photo.version, request) { response in
             response.headers["Content-Disposition"] = "attachment; filename=\"trip-\(id)-photo.\(photo.format.fileExtension)\""
-        } ?? Self.placeholder(tripID: id)
+        } ?? placeholder()
     }
 
     static func thumbnailURL(tripID: Trip.ID, version: String) -> String {
@@ -111,9 +111,9 @@ struct PhotoRoutes {
     }
 
     /// The row outlived its file (logged by the startup sweep): show the placeholder, never a broken image.
-    private static func placeholder(tripID: Trip.ID) -> Response {
-        var response = Response.redirect(to: TripViews.placeholderURL)
-        response.headers["Cache-Control"] = revalidate
+    private func placeholder() -> Response {
+        var response = Response.redirect(to: app.staticFiles.versionedPrefix + TripViews.placeholderImage)
+        response.headers["Cache-Control"] = Self.revalidate
         return response
     }
 

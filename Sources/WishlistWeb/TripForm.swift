@@ -144,7 +144,7 @@ struct TripForm {
 
 /// What the photo picker shows: the current photo (or the placeholder) and the upload limit.
 struct PhotoFieldView {
-    var url = TripViews.placeholderURL
+    var url: String?
     var width = TripViews.placeholderSize.width
     var height = TripViews.placeholderSize.height
     var alt = "No photo yet"
@@ -171,7 +171,7 @@ struct PhotoFieldView {
 
     var context: [String: MustacheValue] {
         [
-            "photoURL": .string(url), "photoWidth": .int(width), "photoHeight": .int(height),
+            "photoURL": url.map(MustacheValue.string) ?? .null, "photoWidth": .int(width), "photoHeight": .int(height),
             "photoAlt": .string(alt), "photoLabel": .string(label), "photoShownAbove": .bool(isShownAbove),
             "maxPhotoBytes": .int(maxBytes), "maxPhotoMegabytes": .int(maxBytes / (1024 * 1024)),
         ]

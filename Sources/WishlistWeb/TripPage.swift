@@ -140,7 +140,6 @@ struct TripHeaderView: FragmentView {
             fields["photoHeight"] = .int(photo.height)
             fields["photoAlt"] = .string("Photo of \(trip.name)")
         } else {
-            fields["photoURL"] = .string(TripViews.placeholderURL)
             fields["photoWidth"] = .int(TripViews.placeholderSize.width)
             fields["photoHeight"] = .int(TripViews.placeholderSize.height)
             fields["photoAlt"] = .string("No photo of \(trip.name) yet")

@@ -29,7 +29,6 @@ struct TripCardView: MustacheConvertible {
             value["thumbnailWidth"] = .int(photo.thumbnailWidth)
             value["thumbnailHeight"] = .int(photo.thumbnailHeight)
         } else {
-            value["thumbnailURL"] = .string(TripViews.placeholderURL)
             value["thumbnailWidth"] = .int(TripViews.placeholderSize.width)
             value["thumbnailHeight"] = .int(TripViews.placeholderSize.height)
         }
@@ -52,7 +51,9 @@ enum TripViews {
         }
     }
 
-    static let placeholderURL = "/static/images/placeholder.svg"
+    /// Shown where a trip has no photo: among the static files, so templates name it
+    /// (`{{static}}images/placeholder.svg`) where a view gives no photo's URL.
+    static let placeholderImage = "images/placeholder.svg"
     static let placeholderSize = (width: 480, height: 360)
 
     static func collectionOptions(selected: String?) -> MustacheValue {

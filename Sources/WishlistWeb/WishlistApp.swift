@@ -31,10 +31,13 @@ public final class WishlistApp: Sendable {
     let live: LiveUpdates
     let staticFiles: StaticFiles
 
-    /// The one stylesheet every page links, made of these files in this order at start.
-    static let stylesheet = StaticFiles.Bundle("css/wishlist.css", of: [
-        "css/theme.css", "css/app.css", "css/cards.css", "css/carousel.css", "css/forms.css", "css/alerts.css", "css/trips.css",
-    ])
+    /// The one stylesheet and the one script every page links, each made of these files in this
+    /// order at start (a page's own script, such as the map's, comes apart).
+    static let bundles = [
+        StaticFiles.Bundle("css/wishlist.css", of: ["css/theme.css", "css/app.css", "css/cards.css", "css/carousel.css",
+                                                   "css/forms.css", "css/alerts.css", "css/trips.css"]),
+        StaticFiles.Bundle("js/wishlist.js", of: ["js/app.js", "js/carousel.js", "js/photo-field.js", "js/place-field.js", "js/search.js"]),
+    ]
 
     public init(store: WishlistStore, configuration: Configuration) throws {
         self.store = store
@@ -43,7 +46,7 @@ public final class WishlistApp: Sendable {
             directory: configuration.resourcesDirectory.appendingPathComponent("Templates"),
             reload: configuration.reloadTemplates)
         staticFiles = try StaticFiles(root: configuration.resourcesDirectory.appendingPathComponent("Public").path, prefix: "/static/",
-                                      bundles: [Self.stylesheet])
+                                      bundles: Self.bundles)
         self.pages = PageRenderer(templates: templates,
                                   sessionCookieName: configuration.password == nil ? nil : configuration.passwordOptions.sessionCookieName,
                                   staticPrefix: staticFiles.versionedPrefix, store: store)

@@ -102,7 +102,7 @@ def test_a_file_that_is_not_an_image_gets_a_message_not_a_broken_preview(server,
     wait_until(browser, lambda d: problem_text(d))
     assert problem_text(browser) == "“notes.jpg” isn’t a photo. Choose a JPEG, PNG, WebP or HEIC image."
     preview = browser.find_element(By.CSS_SELECTOR, ".photo-preview")
-    assert preview.is_displayed() and preview.get_attribute("src").endswith("/static/images/placeholder.svg")
+    assert preview.is_displayed() and preview.get_attribute("src").endswith("/images/placeholder.svg")
     click_save(browser)
     assert browser.current_url.endswith("/trips/new") and requests_sent(browser) == 0
     screenshot(browser, "photo-not-an-image")
