@@ -75,6 +75,16 @@ public final class StaticFiles: Middleware, Sendable {
         version = String(Self.sha256(files.keys.sorted().flatMap { Array($0.utf8) + Array(files[$0]!.etag.utf8) }).prefix(10))
     }
 
+    /// The text of `name` (a stylesheet a page puts inline), or nil for no such file.
+    public func text(of name: String) -> String? {
+        files[name].map { String(decoding: $0.identity, as: UTF8.self) }
+    }
+
+    /// The base64 SHA-256 of `name`'s bytes, as a Content-Security-Policy source names inline text.
+    public func contentHash(of name: String) -> String? {
+        files[name].map { Data(Self.digest($0.identity)).base64EncodedString() }
+    }
+
     /// Where files are at this version: `versionedPrefix + "css/app.css"`.
     public var versionedPrefix: String { prefix + version + "/" }
 
@@ -132,10 +142,14 @@ public final class StaticFiles: Middleware, Sendable {
         return contents
     }
 
-    private static func sha256(_ bytes: [UInt8]) -> String {
+    private static func digest(_ bytes: [UInt8]) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: 32)
         _ = bytes.withUnsafeBytes { gnutls_hash_fast(GNUTLS_DIG_SHA256, $0.baseAddress, bytes.count, &digest) }
-        return digest.map { String(format: "%02x", $0) }.joined()
+        return digest
+    }
+
+    private static func sha256(_ bytes: [UInt8]) -> String {
+        digest(bytes).map { String(format: "%02x", $0) }.joined()
     }
 
     /// `bytes` at Brotli's best quality for text (paid once, at start).

@@ -46,6 +46,7 @@ final class PageRenderer: Sendable {
     let sessionCookieName: String?
     private let store: WishlistStore
     private let staticPrefix: String
+    private let stylesheet: Stylesheet
     private let cache: CommitScopedCache<String, KeptPage>
     /// Stand in for the viewer's CSRF token and the page's live-update token while rendering.
     /// Random per process, so that no name a user typed can contain them; `{` is rare in HTML,
@@ -85,9 +86,10 @@ final class PageRenderer: Sendable {
 
     /// `staticPrefix`: where the static files are at this version (`StaticFiles.versionedPrefix`),
     /// `{{static}}` in every template.
-    init(templates: TemplateLibrary, sessionCookieName: String?, staticPrefix: String, store: WishlistStore) {
+    init(templates: TemplateLibrary, sessionCookieName: String?, staticPrefix: String, stylesheet: Stylesheet, store: WishlistStore) {
         self.templates = templates
         self.staticPrefix = staticPrefix
+        self.stylesheet = stylesheet
         self.sessionCookieName = sessionCookieName
         self.store = store
         let tokenPlaceholder = Self.placeholder("csrf")
@@ -151,7 +153,8 @@ final class PageRenderer: Sendable {
     }
 
     private func cacheKey(_ request: Request) -> String {
-        "\(isSignedIn(request) ? "signed-in" : "anonymous")\(request.asksForFragmentsAlone ? " fragments" : "") \(request.path)?\(request.rawQuery)"
+        "\(isSignedIn(request) ? "signed-in" : "anonymous")\(request.asksForFragmentsAlone ? " fragments" : "")"
+            + "\(stylesheet.isHeld(by: request) ? "" : " inline-styles") \(request.path)?\(request.rawQuery)"
     }
 
     /// The fragments a page about to be drawn places (`FragmentPlaces.place`), for `render`.
@@ -171,6 +174,8 @@ final class PageRenderer: Sendable {
         var context = context
         context["csrfToken"] = .string(tokenPlaceholder)
         context["static"] = .string(staticPrefix)
+        let inlinesStylesheet = request?.asksForFragmentsAlone != true && !stylesheet.isHeld(by: request)
+        if inlinesStylesheet { context["inlineStylesheet"] = .string(stylesheet.text) }
         context["canSignOut"] = .bool(isSignedIn(request))
         context["tabs"] = .array(Tab.allCases.map { item in
             ["id": .string(item.rawValue), "label": .string(item.label), "href": .string(item.href), "current": .bool(item == tab)]
@@ -184,7 +189,8 @@ final class PageRenderer: Sendable {
         let page = request?.asksForFragmentsAlone == true
             ? fragmentsAlone(placing: placed.count)
             : try skeleton(template, .object(context), placing: placed.count)
-        return SharedResponse(status: status, html: page.inserting(placed, atSlotsFrom: PageSlot.firstFragment), liveSince: nil)
+        return SharedResponse(status: status, html: page.inserting(placed, atSlotsFrom: PageSlot.firstFragment), liveSince: nil,
+                              cookie: inlinesStylesheet ? stylesheet.heldCookie : nil)
     }
 
     /// The places of `fragmentCount` fragments and nothing else: the answer to a script that
@@ -244,10 +250,12 @@ final class PageRenderer: Sendable {
             "backURL": .string(back ?? "/"),
             "backLabel": .string(back == nil ? "Back to Wishlist" : "Go Back"),
         ]
-        guard let page = try? render("error", for: request, tab: nil, status: status, context) else {
+        // An error sets no cookie of its own: a refused request (a foreign Host) is answered with nothing kept.
+        guard var page = try? render("error", for: request, tab: nil, status: status, context) else {
             // Only if the template itself fails.
             return .text("\(status.code) \(Self.heading(for: status)): \(message)", status: status)
         }
+        page.cookie = nil
         // Without a request (refused before it was read, such as an upload over the limit) there
         // is no viewer's token to put in; the error page has no form that needs one.
         return request.map(page.response(for:)) ?? .html(utf8: page.body.filled(with: page.fills(token: nil)), status: status)

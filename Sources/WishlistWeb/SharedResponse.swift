@@ -11,13 +11,16 @@ struct SharedResponse: Sendable {
     /// The history token the page's live updates start from (`data-live-since`). A page found
     /// still current after a commit gets the newer token without being drawn again.
     var liveSince: Int64?
+    /// Set on every viewer's answer: the one that says a page's stylesheet is now cached.
+    var cookie: Cookie?
 
     /// A page whose places take what `PageSlot` names.
-    init(status: HTTPStatus, html: SplicedBody, liveSince: Int64?) {
+    init(status: HTTPStatus, html: SplicedBody, liveSince: Int64?, cookie: Cookie? = nil) {
         self.status = status
         contentType = "text/html; charset=utf-8"
         body = html
         self.liveSince = liveSince
+        self.cookie = cookie
     }
 
     /// `value` encoded as the API's JSON (`Response.json`).
@@ -43,6 +46,7 @@ struct SharedResponse: Sendable {
         // The data changes; let clients revalidate rather than guess. Private: a page shows the
         // owner's wishlist (behind a password when one is set), never for a shared cache.
         response.headers["Cache-Control"] = "private, no-cache"
+        if let cookie { response.setCookie(cookie) }
         return response
     }
 

@@ -30,14 +30,17 @@ public final class WishlistApp: Sendable {
     let pages: PageRenderer
     let live: LiveUpdates
     let staticFiles: StaticFiles
+    /// The Content Security Policy and the other hardening headers, on every answer.
+    let securityHeaders: SecurityHeaders
 
     /// The one stylesheet and the one script every page links, each made of these files in this
     /// order at start (a page's own script, such as the map's, comes apart).
-    static let bundles = [
-        StaticFiles.Bundle("css/wishlist.css", of: ["css/theme.css", "css/app.css", "css/cards.css", "css/carousel.css",
-                                                   "css/forms.css", "css/alerts.css", "css/trips.css"]),
-        StaticFiles.Bundle("js/wishlist.js", of: ["js/app.js", "js/carousel.js", "js/photo-field.js", "js/place-field.js", "js/search.js"]),
-    ]
+    static let stylesheetBundle = StaticFiles.Bundle("css/wishlist.css", of: [
+        "css/theme.css", "css/app.css", "css/cards.css", "css/carousel.css", "css/forms.css", "css/alerts.css", "css/trips.css",
+    ])
+    static let scriptBundle = StaticFiles.Bundle("js/wishlist.js", of: [
+        "js/app.js", "js/carousel.js", "js/photo-field.js", "js/place-field.js", "js/search.js",
+    ])
 
     public init(store: WishlistStore, configuration: Configuration) throws {
         self.store = store
@@ -46,10 +49,13 @@ public final class WishlistApp: Sendable {
             directory: configuration.resourcesDirectory.appendingPathComponent("Templates"),
             reload: configuration.reloadTemplates)
         staticFiles = try StaticFiles(root: configuration.resourcesDirectory.appendingPathComponent("Public").path, prefix: "/static/",
-                                      bundles: Self.bundles)
+                                      bundles: [Self.stylesheetBundle, Self.scriptBundle])
+        let stylesheet = Stylesheet(staticFiles, name: Self.stylesheetBundle.name)
+        securityHeaders = SecurityHeaders(contentSecurityPolicy: SecurityHeaders.contentSecurityPolicy(
+            styleHashes: [staticFiles.contentHash(of: Self.stylesheetBundle.name)].compactMap { $0 }))
         self.pages = PageRenderer(templates: templates,
                                   sessionCookieName: configuration.password == nil ? nil : configuration.passwordOptions.sessionCookieName,
-                                  staticPrefix: staticFiles.versionedPrefix, store: store)
+                                  staticPrefix: staticFiles.versionedPrefix, stylesheet: stylesheet, store: store)
         self.live = LiveUpdates(store: store, pages: pages)
     }
 
@@ -87,7 +93,7 @@ public final class WishlistApp: Sendable {
         let router = makeRouter()
         let loginPath = configuration.passwordOptions.loginPath
         var middleware: [any Middleware] = [
-            SecurityHeaders(),
+            securityHeaders,
             // Only the screens open from links elsewhere: the API, the feed, live events, photos,
             // exports and the static files answer this site's own pages alone.
             CrossSiteReadProtection(openPages: { path in router.isPage(path) || path == loginPath }),
@@ -112,7 +118,7 @@ public final class WishlistApp: Sendable {
         let message = message == HTTPError.bodyTooLarge(limit: maxBodySize).message
             ? PhotoProblem.uploadTooLarge(limit: configuration.maxPhotoBytes).message
             : message
-        return SecurityHeaders().applied(to: pages.errorPage(status: status, message: message, request: request))
+        return securityHeaders.applied(to: pages.errorPage(status: status, message: message, request: request))
     }
 
     /// Whether `path` is one of the app's JSON surfaces, the API and the place search: their

@@ -23,8 +23,13 @@ class AppHarness {
     /// Each request on its own, no cookies kept.
     var client: any RequestSender { InProcessEndpoint(server: server) }
 
-    /// A browser that keeps its cookies between requests.
-    func browser() -> Browser { Browser(client) }
+    /// A browser that keeps its cookies between requests, back on the site: it holds the
+    /// stylesheet already (a first visit's page differs, StylesheetTests).
+    func browser() -> Browser {
+        var browser = Browser(client)
+        browser.cookies[Stylesheet.cookieName] = app.staticFiles.version
+        return browser
+    }
 
     /// The Data page's Download Archive, as a browser submits it.
     func downloadArchive() throws -> Reply {
