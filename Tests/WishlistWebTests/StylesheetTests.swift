@@ -29,4 +29,12 @@ import TestSupport
         let stale = try fixture.client.get("/goals", headers: ["Cookie": "\(Stylesheet.cookieName)=0123456789"])
         #expect(stale.text.contains("<style>"), "a stylesheet of another version is not the one cached")
     }
+
+    /// Put inline, a stylesheet resolves URLs against the page: it names no file, only data.
+    @Test func theStylesheetNamesNoFile() throws {
+        let fixture = try AppHarness()
+        let stylesheet = try #require(fixture.app.staticFiles.text(of: WishlistApp.stylesheetBundle.name))
+        let urls = stylesheet.matches(of: /url\(\s*["']?([^"')]*)/).map { String($0.1) }
+        #expect(!urls.isEmpty && urls.allSatisfy { $0.hasPrefix("data:") }, "\(urls.filter { !$0.hasPrefix("data:") })")
+    }
 }

@@ -1,0 +1,100 @@
+"""Each screen of a seeded Wishlist, loaded in headless Chromium throttled as Lighthouse's mobile
+profile (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up, CPU 4x slower, a phone's screen),
+cold (empty cache) and again (warm cache, a new navigation), with the page's own timings:
+requests and bytes that went to the network, bytes before first paint, first and largest
+contentful paint, layout shift, and how many static files were asked for again.
+
+The floor of a page is what no server can beat: two round trips (connect, request) and its HTML
+at the link's rate. Chromium's throttling delays each request by the round trip but emulates no
+connect, so a page here pays one round trip less than on a real link of this profile: LCP/floor
+flatters by up to 150 ms, the same for every build measured."""
+
+import os
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "Tests" / "Browser"))
+from conftest import WishlistServer, make_driver, wait_until  # noqa: E402
+
+SCREENS = ["/", "/trips", "/map", "/goals", "/search?q=kyoto", "/trips/1"]
+ROUND_TRIP_MS = 150
+DOWN_BYTES_PER_MS = 1_600_000 / 8 / 1000
+RUNS = int(os.environ.get("RUNS", "3"))
+
+# Read once the page has loaded and painted twice more: what the page's own entries say.
+TIMINGS = """
+const done = arguments[arguments.length - 1];
+requestAnimationFrame(() => requestAnimationFrame(() => {
+  const lcp = performance.getEntriesByType("largest-contentful-paint");
+  const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? 0;
+  const entries = [performance.getEntriesByType("navigation")[0], ...performance.getEntriesByType("resource")];
+  const fetched = entries.filter(e => e.transferSize > 0);
+  done({
+    html: entries[0].transferSize,
+    requests: fetched.length,
+    bytes: fetched.reduce((sum, e) => sum + e.transferSize, 0),
+    beforePaint: fetched.filter(e => e.responseEnd <= fcp).reduce((sum, e) => sum + e.transferSize, 0),
+    fcp,
+    lcp: lcp.length ? lcp[lcp.length - 1].startTime : fcp,
+    cls: performance.getEntriesByType("layout-shift").filter(e => !e.hadRecentInput).reduce((sum, e) => sum + e.value, 0),
+    staticRequests: fetched.filter(e => new URL(e.name).pathname.startsWith("/static/")).length,
+  });
+}));
+"""
+
+OBSERVE = """
+new PerformanceObserver(() => {}).observe({ type: "largest-contentful-paint", buffered: true });
+"""
+
+
+def throttled_phone():
+    driver = make_driver(size=(412, 823))
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": False, "latency": ROUND_TRIP_MS,
+        "downloadThroughput": 1_600_000 / 8, "uploadThroughput": 750_000 / 8})
+    driver.execute_cdp_cmd("Emulation.setCPUThrottlingRate", {"rate": 4})
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 412, "height": 823, "deviceScaleFactor": 1.75, "mobile": True})
+    driver.set_script_timeout(30)
+    return driver
+
+
+def visit(driver, url):
+    driver.get("about:blank")
+    driver.get(url)
+    wait_until(driver, lambda d: d.execute_script("return document.readyState") == "complete")
+    driver.execute_script(OBSERVE)
+    return driver.execute_async_script(TIMINGS)
+
+
+def main():
+    server = WishlistServer(Path(tempfile.mkdtemp()) / "data")
+    server.start()
+    rows = {}
+    try:
+        for _ in range(RUNS):
+            for path in SCREENS:
+                driver = throttled_phone()  # a fresh profile: nothing cached, no connection open
+                try:
+                    for kind in ("cold", "repeat"):
+                        rows.setdefault((path, kind), []).append(visit(driver, server.url + path))
+                finally:
+                    driver.quit()
+    finally:
+        server.stop()
+    print(f"| page | visit | requests | KB | KB before paint | FCP ms | LCP ms | CLS | floor ms | LCP/floor | static requests |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for (path, kind), runs in rows.items():
+        median = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+        html = statistics.median(run["html"] for run in rows[(path, "cold")])
+        floor = 2 * ROUND_TRIP_MS + html / DOWN_BYTES_PER_MS
+        print(f"| `{path}` | {kind} | {median['requests']:.0f} | {median['bytes'] / 1000:.0f} | {median['beforePaint'] / 1000:.0f} "
+              f"| {median['fcp']:.0f} | {median['lcp']:.0f} | {median['cls']:.3f} | {floor:.0f} | {median['lcp'] / floor:.1f}× "
+              f"| {median['staticRequests']:.0f} |")
+
+
+if __name__ == "__main__":
+    main()
