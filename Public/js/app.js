@@ -12,6 +12,15 @@ const csrfToken = document.querySelector('meta[name="csrf-token"]')?.content ?? 
 // Beside this file, at the same version of the static files.
 const liveWorkerURL = new URL("live-worker.js", document.currentScript.src);
 
+// Pages read stay readable offline (service-worker.js); a page shown from what was kept says when.
+navigator.serviceWorker?.register("/service-worker.js").catch(() => {});
+const offlineSince = document.body.dataset.offlineSince;
+if (offlineSince) {
+  const note = document.getElementById("offline-note");
+  note.textContent = `Offline — as of ${new Date(offlineSince).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`;
+  note.hidden = false;
+}
+
 // ---------- Swapping fragments: the one way the page changes in place ----------
 
 // Fragments pushed over SSE are rendered once for every viewer, so they carry no

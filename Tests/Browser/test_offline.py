@@ -1,0 +1,41 @@
+"""Without a network: the pages a person opened stay readable, from what the service worker kept,
+with the time they were kept; a page never opened says so and links to the ones kept. Tested
+with the server process really stopped."""
+
+from selenium.webdriver.common.by import By
+
+from conftest import wait_until
+
+
+def controlled(driver):
+    return driver.execute_script("return !!navigator.serviceWorker.controller")
+
+
+def test_pages_opened_before_stay_readable_with_the_server_stopped(server, browser):
+    browser.get(server.url + "/")
+    wait_until(browser, lambda d: d.execute_script(
+        "return navigator.serviceWorker.ready.then(() => true)"), timeout=10)
+    browser.refresh()  # now under the worker's control, the page is kept as it answers
+    wait_until(browser, controlled, timeout=10)
+    browser.get(server.url + "/trips/1")
+    trip = browser.find_element(By.TAG_NAME, "h1").text
+    browser.get(server.url + "/")
+    carousel = browser.find_element(By.ID, "carousel").text
+
+    server.stop()
+    browser.get(server.url + "/trips/1")
+    assert browser.find_element(By.TAG_NAME, "h1").text == trip
+    note = wait_until(browser, lambda d: d.find_element(By.ID, "offline-note"))
+    assert note.is_displayed() and note.text.startswith("Offline — as of ")
+    assert browser.execute_script("return getComputedStyle(document.body).backgroundColor") != "rgba(0, 0, 0, 0)", "styled"
+    browser.get(server.url + "/")
+    assert browser.find_element(By.ID, "carousel").text == carousel
+
+    browser.get(server.url + "/goals")
+    assert browser.find_element(By.TAG_NAME, "h1").text == "You are offline"
+    kept = {a.get_attribute("pathname") for a in browser.find_elements(By.CSS_SELECTOR, "main a")}
+    assert {"/", "/trips/1"} <= kept and "/goals" not in kept
+    server.start()
+    browser.get(server.url + "/goals")
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Goals"
+    assert not browser.find_element(By.ID, "offline-note").is_displayed()
