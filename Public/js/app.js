@@ -141,15 +141,125 @@ function keepFocusAfter(form) {
 
 const unreachable = { heading: "Wishlist can’t be reached", message: "Check that Wishlist is still running, then try again. What you typed is still here." };
 
-async function post(url, body, form) {
+// `label` says what the change is, should it have to wait (a form's own is found).
+async function post(url, body, form, label) {
+  const key = newKey();
   try {
     // The header rides along the redirect: the page it leads to answers its fragments alone.
-    const response = await fetch(url, { method: "POST", body, headers: { "X-CSRF-Token": csrfToken, "X-Wishlist-Fragments": "only" } });
+    const response = await fetch(url, { method: "POST", body,
+      headers: { "X-CSRF-Token": csrfToken, "X-Wishlist-Fragments": "only", "Idempotency-Key": key } });
     showAnswer({ status: response.status, url: response.url, html: await response.text() }, form);
   } catch {
-    alertDialog(unreachable.heading, unreachable.message);
+    try {
+      await keepWrite({ url, body: [...new URLSearchParams(body)], key, label: label ?? writeLabel(form) });
+      showKept(form);
+    } catch {
+      alertDialog(unreachable.heading, unreachable.message);
+    }
   }
 }
+
+// ---------- Writes kept while Wishlist can't be reached ----------
+// A change made while the server is out of reach is kept in this browser (IndexedDB), shown as
+// waiting, and sent in order once the server answers, with the key it was first sent with: the
+// server writes it once however often it arrives (IdempotentWrites.swift).
+
+function newKey() {
+  return crypto.randomUUID?.() ?? [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function writesStore(mode, action) {
+  return new Promise((resolve, reject) => {
+    const opening = indexedDB.open("wishlist", 1);
+    opening.onupgradeneeded = () => opening.result.createObjectStore("writes", { keyPath: "id", autoIncrement: true });
+    opening.onerror = () => reject(opening.error);
+    opening.onsuccess = () => {
+      const transaction = opening.result.transaction("writes", mode);
+      const request = action(transaction.objectStore("writes"));
+      transaction.oncomplete = () => { opening.result.close(); resolve(request.result); };
+      transaction.onerror = () => reject(transaction.error);
+    };
+  });
+}
+
+const keptWrites = () => writesStore("readonly", (store) => store.getAll());
+
+async function keepWrite(write) {
+  await writesStore("readwrite", (store) => store.add(write));
+  showWaiting();
+  clearTimeout(keepWrite.retry);
+  keepWrite.retry = setTimeout(sendKeptWrites, 5000);
+}
+
+function writeLabel(form) {
+  const name = form?.closest(".activity")?.querySelector(".activity-name, input[data-rename-url]");
+  const activity = name ? `“${name.value ?? name.textContent.trim()}”` : "";
+  if (form?.matches(".check-form")) return `${form.elements.complete.value === "true" ? "Check" : "Uncheck"} ${activity}`;
+  if (form?.matches(".add-activity")) return `Add “${form.elements.name.value}”`;
+  return "A change";
+}
+
+// The change shows at once, marked as waiting: a check-off flips, and a second tap flips it back.
+function showKept(form) {
+  if (!form?.matches(".check-form")) return keepFocusAfter(form);
+  const item = form.closest(".activity");
+  const done = form.elements.complete.value === "true";
+  form.querySelector("button.check").setAttribute("aria-checked", String(done));
+  item.classList.toggle("is-complete", done);
+  item.classList.add("is-pending");
+  form.elements.complete.value = String(!done);
+}
+
+async function showWaiting() {
+  const writes = await keptWrites().catch(() => []);
+  // A page drawn before them (a reload from the kept copy) shows the waiting check-offs too.
+  for (const write of writes) {
+    const form = document.querySelector(`form.check-form[action$="${new URL(write.url, location.href).pathname}"]`);
+    const complete = new URLSearchParams(write.body).get("complete");
+    if (form && form.elements.complete.value === complete) showKept(form);
+  }
+  const note = document.getElementById("pending-note");
+  note.hidden = writes.length === 0;
+  note.textContent = writes.length === 1 ? `Waiting to send: ${writes[0].label}`
+    : `${writes.length} changes waiting to send`;
+}
+
+let sendingKeptWrites = false;
+
+async function sendKeptWrites() {
+  if (sendingKeptWrites) return;
+  sendingKeptWrites = true;
+  try {
+    for (const write of await keptWrites()) {
+      let response;
+      try {
+        response = await fetch(write.url, { method: "POST", body: new URLSearchParams(write.body),
+          headers: { "X-CSRF-Token": csrfToken, "Idempotency-Key": write.key } });
+      } catch {
+        keepWrite.retry = setTimeout(sendKeptWrites, 5000);
+        break;  // still out of reach
+      }
+      if (response.status === 409 || response.status === 429 || response.status >= 500) {
+        keepWrite.retry = setTimeout(sendKeptWrites, 5000);
+        break;
+      }
+      await writesStore("readwrite", (store) => store.delete(write.id));
+      if (!response.ok) {
+        const page = new DOMParser().parseFromString(await response.text(), "text/html");
+        await alertDialog(`Not saved: ${write.label}`, page.querySelector("[data-error-message]")?.textContent ?? "");
+      }
+    }
+  } finally {
+    sendingKeptWrites = false;
+    if ((await keptWrites().catch(() => [])).length === 0) {
+      document.querySelectorAll(".activity.is-pending").forEach((item) => item.classList.remove("is-pending"));
+    }
+    showWaiting();
+  }
+}
+
+addEventListener("online", sendKeptWrites);
+sendKeptWrites();
 
 // A polite word for screen readers and a brief visible note ("Saved").
 function announce(text) {
@@ -232,7 +342,7 @@ async function saveRename(input) {
   input.dataset.saving = input.value;
   const body = csrfBody();
   body.append("name", input.value);
-  await post(input.dataset.renameUrl, body, null);
+  await post(input.dataset.renameUrl, body, null, `Rename to “${input.value}”`);
   delete input.dataset.saving;
 }
 
@@ -347,7 +457,7 @@ document.addEventListener("click", async (event) => {
     if (deleter.form && formHasChanges(deleter.form)) return;
     event.preventDefault();
     if (!(await confirmDialog(deleter.dataset.confirmDelete, deleter.dataset.confirmLabel ?? "Delete"))) return;
-    if (deleter.hasAttribute("data-in-place")) post(deleter.dataset.deleteUrl, csrfBody(), null);
+    if (deleter.hasAttribute("data-in-place")) post(deleter.dataset.deleteUrl, csrfBody(), null, deleter.dataset.confirmDelete);
     else postTo(deleter.dataset.deleteUrl ?? deleter.href ?? deleter.form.action);
     return;
   }
@@ -388,6 +498,7 @@ function applyFragment({ id, target, html }) {
 
 function showConnected(connected) {
   document.getElementById("live-status").hidden = connected;
+  if (connected) sendKeptWrites();
 }
 
 // The browser's shared stream, through a port to the worker.

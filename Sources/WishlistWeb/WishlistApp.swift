@@ -32,6 +32,8 @@ public final class WishlistApp: Sendable {
     let staticFiles: StaticFiles
     /// The Content Security Policy and the other hardening headers, on every answer.
     let securityHeaders: SecurityHeaders
+    /// A write sent again with its key (kept offline, its answer lost) is written once.
+    let idempotentWrites: IdempotentWrites
 
     /// The one stylesheet and the one script every page links, each made of these files in this
     /// order at start (a page's own script, such as the map's, comes apart).
@@ -50,6 +52,7 @@ public final class WishlistApp: Sendable {
             reload: configuration.reloadTemplates)
         staticFiles = try StaticFiles(root: configuration.resourcesDirectory.appendingPathComponent("Public").path, prefix: "/static/",
                                       bundles: [Self.stylesheetBundle, Self.scriptBundle])
+        idempotentWrites = IdempotentWrites(clock: store.clock)
         let stylesheet = Stylesheet(staticFiles, name: Self.stylesheetBundle.name)
         securityHeaders = SecurityHeaders(contentSecurityPolicy: SecurityHeaders.contentSecurityPolicy(
             styleHashes: [staticFiles.contentHash(of: Self.stylesheetBundle.name)].compactMap { $0 }))
@@ -116,6 +119,7 @@ public final class WishlistApp: Sendable {
                                                  loginPage: loginPage.render))
         }
         middleware.append(ErrorPages(render: errorPage(status:message:request:)))
+        middleware.append(idempotentWrites)
         return chain(middleware, to: router.respond(to:))
     }
 

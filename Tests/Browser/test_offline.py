@@ -5,6 +5,7 @@ with the server process really stopped."""
 from selenium.webdriver.common.by import By
 
 from conftest import wait_until
+from test_screens import activity_names, open_trip
 
 
 def controlled(driver):
@@ -39,3 +40,24 @@ def test_pages_opened_before_stay_readable_with_the_server_stopped(server, brows
     browser.get(server.url + "/goals")
     assert browser.find_element(By.TAG_NAME, "h1").text == "Goals"
     assert not browser.find_element(By.ID, "offline-note").is_displayed()
+
+
+def test_a_check_off_made_while_the_server_is_down_is_kept_and_sent_once_it_is_back(server, browser):
+    open_trip(browser, server, "Mont Blanc Powder")
+    name = activity_names(browser)[0]
+    button = lambda d: d.find_element(By.CSS_SELECTOR, f"#activity-list button.check[aria-label='{name}']")
+    was = button(browser).get_attribute("aria-checked")
+
+    server.stop()
+    button(browser).click()
+    note = wait_until(browser, lambda d: d.find_element(By.ID, "pending-note").is_displayed() and d.find_element(By.ID, "pending-note"))
+    assert name in note.text and "Waiting to send" in note.text
+    assert button(browser).get_attribute("aria-checked") != was, "the check-off shows at once"
+    browser.refresh()  # kept in the browser, not in the page: a reload (from the kept copy) still has it waiting
+    wait_until(browser, lambda d: d.find_element(By.ID, "pending-note").is_displayed())
+    wait_until(browser, lambda d: button(d).get_attribute("aria-checked") != was)
+
+    server.start()
+    wait_until(browser, lambda d: not d.find_element(By.ID, "pending-note").is_displayed(), timeout=20)
+    browser.get(server.url + browser.execute_script("return location.pathname"))
+    assert button(browser).get_attribute("aria-checked") != was, "the server has it"

@@ -54,7 +54,8 @@ def test_undoing_a_trip_delete_without_javascript_brings_it_back_whole(server, s
               driver.find_element(By.CSS_SELECTOR, "#trip-header .eyebrow").text)
     driver.get(driver.current_url + "?edit=1")
     driver.find_element(By.XPATH, "//button[normalize-space()='Delete Trip']").click()
-    driver.find_element(By.XPATH, "//button[.='Delete']").click()
+    # The confirmation is a page of its own: found once it has loaded.
+    wait_until(driver, lambda d: d.find_element(By.XPATH, "//button[.='Delete']")).click()
     box = notice(driver)
     assert box.text.startswith(f"Deleted “{TRIP}”.")
     assert not driver.find_elements(By.CSS_SELECTOR, f".card[title='{TRIP}']")
