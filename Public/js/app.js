@@ -141,7 +141,8 @@ function keepFocusAfter(form) {
 
 const unreachable = { heading: "Wishlist can’t be reached", message: "Check that Wishlist is still running, then try again. What you typed is still here." };
 
-// `label` says what the change is, should it have to wait (a form's own is found).
+// `label` says what the change is, should it have to wait (a form's own is found). Resolves
+// true when the change was kept to be sent later.
 async function post(url, body, form, label) {
   const key = newKey();
   try {
@@ -153,10 +154,12 @@ async function post(url, body, form, label) {
     try {
       await keepWrite({ url, body: [...new URLSearchParams(body)], key, label: label ?? writeLabel(form) });
       showKept(form);
+      return true;
     } catch {
       alertDialog(unreachable.heading, unreachable.message);
     }
   }
+  return false;
 }
 
 // ---------- Writes kept while Wishlist can't be reached ----------
@@ -244,7 +247,15 @@ async function sendKeptWrites() {
         break;
       }
       await writesStore("readwrite", (store) => store.delete(write.id));
-      if (!response.ok) {
+      if (response.status === 412) {
+        // Changed elsewhere while this waited: the person chooses, nothing is overwritten unasked.
+        const page = new DOMParser().parseFromString(await response.text(), "text/html");
+        const choice = await dialog({ heading: `Changed elsewhere: ${write.label}`,
+          message: page.querySelector("[data-error-message]")?.textContent ?? "",
+          labels: [{ label: "Keep theirs" }, { label: "Keep mine", kind: "primary" }] });
+        const { id, ...mine } = write;
+        if (choice === 1) await keepWrite({ ...mine, key: newKey(), body: mine.body.filter(([name]) => name !== "was") });
+      } else if (!response.ok) {
         const page = new DOMParser().parseFromString(await response.text(), "text/html");
         await alertDialog(`Not saved: ${write.label}`, page.querySelector("[data-error-message]")?.textContent ?? "");
       }
@@ -342,7 +353,10 @@ async function saveRename(input) {
   input.dataset.saving = input.value;
   const body = csrfBody();
   body.append("name", input.value);
-  await post(input.dataset.renameUrl, body, null, `Rename to “${input.value}”`);
+  // The name shown: one changed elsewhere meanwhile is not overwritten unasked.
+  body.append("was", input.defaultValue);
+  // Kept to send later, the name is the field's own: leaving it sends nothing more.
+  if (await post(input.dataset.renameUrl, body, null, `Rename to “${input.value}”`)) input.defaultValue = input.value;
   delete input.dataset.saving;
 }
 

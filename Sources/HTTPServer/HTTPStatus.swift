@@ -22,6 +22,7 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     public static let notFound = HTTPStatus(code: 404, reason: "Not Found")
     public static let methodNotAllowed = HTTPStatus(code: 405, reason: "Method Not Allowed")
     public static let conflict = HTTPStatus(code: 409, reason: "Conflict")
+    public static let preconditionFailed = HTTPStatus(code: 412, reason: "Precondition Failed")
     public static let lengthRequired = HTTPStatus(code: 411, reason: "Length Required")
     public static let payloadTooLarge = HTTPStatus(code: 413, reason: "Content Too Large")
     public static let uriTooLong = HTTPStatus(code: 414, reason: "URI Too Long")

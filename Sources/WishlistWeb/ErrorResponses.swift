@@ -10,6 +10,7 @@ extension WishlistError: HTTPResponseError {
     public var status: HTTPStatus {
         switch self {
         case .notFound, .noSuchToken: .notFound
+        case .renamedMeanwhile: .preconditionFailed
         }
     }
 
@@ -17,6 +18,7 @@ extension WishlistError: HTTPResponseError {
         switch self {
         case .notFound(let entity, let id): "There is no \(entity) number \(id). It may have been deleted."
         case .noSuchToken: description
+        case .renamedMeanwhile(let entity, let now): "While this change waited, the \(entity) was renamed to “\(now)” elsewhere."
         }
     }
 }

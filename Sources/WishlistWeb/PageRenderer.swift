@@ -276,6 +276,8 @@ final class PageRenderer: Sendable {
         case 403: "Request refused"
         case 404: "Not found"
         case 405: "Not allowed here"
+        case 409: "Still being saved"
+        case 412: "Changed elsewhere"
         case 401: "Please sign in"
         case 411: "Upload needs a length"
         case 413: "Upload too large"

@@ -93,7 +93,8 @@ extension TripPage {
         let activity = try activity(request)
         let typed = request.form["name"] ?? ""
         do {
-            try app.store.renameActivity(id: activity.id, name: typed)
+            // A script sends the name it showed (`was`): a rename made elsewhere meanwhile is not overwritten.
+            try app.store.renameActivity(id: activity.id, name: typed, expected: request.form["was"])
         } catch {
             guard let unsaved = UnsavedChange(error) else { throw error }
             return unsaved.answer(try render(request, tripID: activity.tripID,

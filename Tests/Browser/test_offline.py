@@ -2,7 +2,10 @@
 with the time they were kept; a page never opened says so and links to the ones kept. Tested
 with the server process really stopped."""
 
+import sqlite3
+
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from conftest import wait_until
 from test_screens import activity_names, open_trip
@@ -61,3 +64,26 @@ def test_a_check_off_made_while_the_server_is_down_is_kept_and_sent_once_it_is_b
     wait_until(browser, lambda d: not d.find_element(By.ID, "pending-note").is_displayed(), timeout=20)
     browser.get(server.url + browser.execute_script("return location.pathname"))
     assert button(browser).get_attribute("aria-checked") != was, "the server has it"
+
+
+def test_a_rename_kept_offline_overwrites_no_rename_made_meanwhile_unasked(server, browser):
+    open_trip(browser, server, "Mont Blanc Powder")
+    browser.get(browser.current_url + "?edit=1")
+    field = browser.find_element(By.CSS_SELECTOR, "#activity-list input[data-rename-url]")
+    activity_id = field.get_attribute("data-rename-url").rsplit("/", 1)[1]
+    server.stop()
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys("Mine", Keys.ENTER)
+    wait_until(browser, lambda d: "Rename to “Mine”" in d.find_element(By.ID, "pending-note").text)
+    with sqlite3.connect(server.data_dir / "wishlist.sqlite") as database:  # another device, meanwhile
+        database.execute("UPDATE Activity SET name = 'Theirs' WHERE id = ?", (activity_id,))
+
+    server.start()
+    box = wait_until(browser, lambda d: d.find_element(By.CSS_SELECTOR, "dialog.alert"), timeout=20)
+    assert "Changed elsewhere" in box.text and "renamed to “Theirs”" in box.text
+    assert len(browser.find_elements(By.CSS_SELECTOR, "dialog")) == 1, "asked once"
+    box.find_element(By.XPATH, ".//button[.='Keep mine']").click()
+    wait_until(browser, lambda d: not d.find_element(By.ID, "pending-note").is_displayed(), timeout=20)
+    browser.refresh()
+    names = [e.get_attribute("value") for e in browser.find_elements(By.CSS_SELECTOR, "#activity-list input[data-rename-url]")]
+    assert "Mine" in names and "Theirs" not in names

@@ -4,11 +4,15 @@ public enum WishlistError: Error, Hashable, Sendable, CustomStringConvertible {
     case notFound(entity: String, id: Int64)
     /// No API token has this name: it never existed or was revoked.
     case noSuchToken(name: String)
+    /// A change made to what `entity` was named before is refused: it has been renamed to `now`
+    /// since (a rename kept offline, another tab's meanwhile).
+    case renamedMeanwhile(entity: String, now: String)
 
     public var description: String {
         switch self {
         case .notFound(let entity, let id): "There is no \(entity) with id \(id); it may have been deleted."
         case .noSuchToken(let name): "There is no API token called “\(name)”; it may have been revoked."
+        case .renamedMeanwhile(let entity, let now): "The \(entity) has been renamed to “\(now)” since."
         }
     }
 }

@@ -68,9 +68,15 @@ extension WishlistStore {
         }
     }
 
-    public func renameActivity(id: Activity.ID, name: String, author: String = appAuthor) throws {
+    /// With `expected` (the name the person saw), a name changed meanwhile to another is not
+    /// overwritten: `WishlistError.renamedMeanwhile`.
+    public func renameActivity(id: Activity.ID, name: String, expected: String? = nil, author: String = appAuthor) throws {
         let name = try Self.validatedActivityName(name)
         try database.write(author: author) { connection in
+            if let expected, let now = try connection.fetchScalar(String.self, "SELECT name FROM Activity WHERE id = ?", [id]),
+               now != expected, now != name {
+                throw WishlistError.renamedMeanwhile(entity: "activity", now: now)
+            }
             try connection.execute("UPDATE Activity SET name = ?, name_folded = ?, date_edited = ? WHERE id = ?",
                                    [name, name.folded, clock.now(), id])
             try Self.requireChange(on: connection, entity: "activity", id: id)
