@@ -65,4 +65,36 @@
       showProgress(form.querySelector(".data-progress"), "Backing up your wishlist, then restoring the archive…", null);
     }
   });
+
+  // What this browser keeps for offline reading (service-worker.js), and a switch to keep nothing:
+  // the "keep-nothing" cache, whose existence the worker asks before keeping a page or a photo.
+  async function showKeptOffline() {
+    const section = document.getElementById("offline");
+    if (!section || !window.caches) return;
+    const keepsNothing = await caches.has("keep-nothing");
+    const pages = (await caches.has("pages")) ? await (await caches.open("pages")).keys() : [];
+    const { usage } = await navigator.storage.estimate();
+    document.getElementById("offline-summary").textContent = keepsNothing
+      ? "Nothing is kept for reading offline on this device."
+      : pages.length === 0 ? "No page is kept for reading offline yet: pages are kept as you open them."
+        : `${pages.length} ${pages.length === 1 ? "page is" : "pages are"} kept for reading offline, with their photos: ${megabytes(usage ?? 0)} MB on this device.`;
+    const button = document.getElementById("keep-offline");
+    button.dataset.keep = keepsNothing ? "pages" : "nothing";
+    button.textContent = keepsNothing ? "Keep Pages Offline" : "Keep Nothing Offline";
+    section.hidden = false;
+  }
+
+  document.addEventListener("click", async (event) => {
+    const button = event.target.closest("#keep-offline");
+    if (!button) return;
+    if (button.dataset.keep === "nothing") {
+      await caches.open("keep-nothing");
+      await Promise.all([caches.delete("pages"), caches.delete("photos")]);
+    } else {
+      await caches.delete("keep-nothing");
+    }
+    showKeptOffline();
+  });
+
+  showKeptOffline();
 })();

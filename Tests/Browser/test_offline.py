@@ -87,3 +87,23 @@ def test_a_rename_kept_offline_overwrites_no_rename_made_meanwhile_unasked(serve
     browser.refresh()
     names = [e.get_attribute("value") for e in browser.find_elements(By.CSS_SELECTOR, "#activity-list input[data-rename-url]")]
     assert "Mine" in names and "Theirs" not in names
+
+
+def test_the_data_page_says_what_is_kept_offline_and_can_keep_nothing(server, browser):
+    browser.get(server.url + "/trips/1")
+    browser.get(server.url + "/trips/2")  # under the worker's control: kept
+    browser.get(server.url + "/data")
+    summary = wait_until(browser, lambda d: d.find_element(By.ID, "offline-summary").text)
+    assert "kept for reading offline" in summary and "MB on this device" in summary
+    browser.find_element(By.ID, "keep-offline").click()
+    wait_until(browser, lambda d: d.find_element(By.ID, "offline-summary").text == "Nothing is kept for reading offline on this device.")
+    browser.get(server.url + "/trips/3")  # opened after: not kept either
+    server.stop()
+    for path in ("/trips/2", "/trips/3"):
+        browser.get(server.url + path)
+        assert browser.find_element(By.TAG_NAME, "h1").text == "You are offline"
+    server.start()
+    browser.get(server.url + "/data")
+    wait_until(browser, lambda d: d.find_element(By.ID, "keep-offline").text == "Keep Pages Offline")
+    browser.find_element(By.ID, "keep-offline").click()
+    wait_until(browser, lambda d: d.find_element(By.ID, "keep-offline").text == "Keep Nothing Offline")
