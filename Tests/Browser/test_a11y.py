@@ -42,6 +42,7 @@ def screens(driver, server):
         ("search", server.url + "/search?q=hike"),
         ("search-empty", server.url + "/search?q=zzzzqx"),
         ("error", server.url + "/trips/999999"),
+        ("data", server.url + "/data"),
     ]
 
 
