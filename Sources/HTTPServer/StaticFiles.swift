@@ -152,12 +152,13 @@ public final class StaticFiles: Middleware, Sendable {
         digest(bytes).map { String(format: "%02x", $0) }.joined()
     }
 
-    /// `bytes` at Brotli's best quality for text (paid once, at start).
+    /// `bytes` in Brotli for text, once at start, at quality 5: the stylesheet 10.1 KB against 8.7
+    /// at the best quality, which made every start 360 ms longer (87 ms in all now).
     private static func brotli(_ bytes: [UInt8]) -> [UInt8]? {
         var size = BrotliEncoderMaxCompressedSize(bytes.count)
         var output = [UInt8](repeating: 0, count: size)
         let done = bytes.withUnsafeBufferPointer { input in
-            BrotliEncoderCompress(BROTLI_MAX_QUALITY, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_TEXT, input.count, input.baseAddress, &size, &output)
+            BrotliEncoderCompress(5, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_TEXT, input.count, input.baseAddress, &size, &output)
         }
         return done == BROTLI_TRUE ? Array(output.prefix(size)) : nil
     }
