@@ -102,7 +102,8 @@ def test_back_reload_or_closing_asks_first_while_trip_edits_are_unsaved(server, 
     field = browser.find_element(By.CSS_SELECTOR, "#activity-list input[data-rename-url]")
     field.send_keys(Keys.CONTROL, "a", Keys.NULL, "Glacier walk at dusk", Keys.ENTER)
     wait_until(browser, lambda d: "Glacier walk at dusk" in rename_values(d))
-    assert not asks_before_leaving(browser)
+    # While the rename is on its way it is still unsaved; once answered, nothing is.
+    wait_until(browser, lambda d: not asks_before_leaving(d))
     # The New Trip sheet on the Wishlist asks too.
     browser.get(server.url + "/")
     browser.find_element(By.CSS_SELECTOR, "[data-opens-dialog]").click()
