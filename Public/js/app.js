@@ -13,7 +13,11 @@ const csrfToken = document.querySelector('meta[name="csrf-token"]')?.content ?? 
 const liveWorkerURL = new URL("live-worker.js", document.currentScript.src);
 
 // Pages read stay readable offline (service-worker.js); a page shown from what was kept says when.
+// Once a page has loaded, and when the network is back, the worker keeps the rest in the background.
 navigator.serviceWorker?.register("/service-worker.js").catch(() => {});
+function keepOffline() {
+  navigator.serviceWorker?.ready.then((registration) => registration.active?.postMessage("keep"));
+}
 const offlineSince = document.body.dataset.offlineSince;
 if (offlineSince) {
   const note = document.getElementById("offline-note");
@@ -269,8 +273,9 @@ async function sendKeptWrites() {
   }
 }
 
-addEventListener("online", sendKeptWrites);
-sendKeptWrites();
+// Writes first, so that the pages kept after them show them.
+addEventListener("online", () => sendKeptWrites().finally(keepOffline));
+sendKeptWrites().finally(() => { if (!offlineSince) keepOffline(); });
 
 // A polite word for screen readers and a brief visible note ("Saved").
 function announce(text) {

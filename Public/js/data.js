@@ -66,23 +66,64 @@
     }
   });
 
-  // What this browser keeps for offline reading (service-worker.js), and a switch to keep nothing:
-  // the "keep-nothing" cache, whose existence the worker asks before keeping a page or a photo.
+  // What this browser keeps for offline reading (service-worker.js, whose names these are), the
+  // budget it keeps within, and a switch to keep nothing: the "keep-nothing" cache, whose existence
+  // the worker asks before keeping anything.
+  const SETTINGS = "offline-settings", SIZE = "X-Wishlist-Size", DEFAULT_BUDGET = 50 * 1024 * 1024;
+
+  async function kept(name) {
+    return (await caches.has(name)) ? (await caches.open(name)).matchAll() : [];
+  }
+
+  const sizeOf = (responses) => responses.reduce((total, response) => total + Number(response.headers.get(SIZE) ?? 0), 0);
+
+  async function budget() {
+    const found = await (await caches.open(SETTINGS)).match("budget");
+    return found ? found.json() : DEFAULT_BUDGET;
+  }
+
   async function showKeptOffline() {
     const section = document.getElementById("offline");
     if (!section || !window.caches) return;
     const keepsNothing = await caches.has("keep-nothing");
-    const pages = (await caches.has("pages")) ? await (await caches.open("pages")).keys() : [];
-    const { usage } = await navigator.storage.estimate();
+    const [pages, photos] = await Promise.all([kept("pages"), kept("photos")]);
+    const bytes = sizeOf([...pages, ...photos]);
+    const limit = await budget();
+    const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
     document.getElementById("offline-summary").textContent = keepsNothing
       ? "Nothing is kept for reading offline on this device."
-      : pages.length === 0 ? "No page is kept for reading offline yet: pages are kept as you open them."
-        : `${pages.length} ${pages.length === 1 ? "page is" : "pages are"} kept for reading offline, with their photos: ${megabytes(usage ?? 0)} MB on this device.`;
+      : pages.length === 0 ? "No page is kept for reading offline yet: pages are kept as you open them, and every trip’s in the background."
+        : `${count(pages.length, "page", "pages")} and ${count(photos.length, "photo", "photos")} kept for reading offline: ${megabytes(bytes)} of ${megabytes(limit)} MB on this device.`;
+    const form = document.getElementById("offline-budget");
+    form.hidden = keepsNothing;
+    if (document.activeElement !== form.elements.megabytes) form.elements.megabytes.value = Math.round(limit / (1024 * 1024) * 10) / 10;
     const button = document.getElementById("keep-offline");
     button.dataset.keep = keepsNothing ? "pages" : "nothing";
     button.textContent = keepsNothing ? "Keep Pages Offline" : "Keep Nothing Offline";
     section.hidden = false;
   }
+
+  // The worker keeps everything again within the budget; the section is busy until it is done.
+  async function keepAnew() {
+    const worker = (await navigator.serviceWorker?.ready)?.active;
+    if (!worker) return;
+    const section = document.getElementById("offline");
+    section.setAttribute("aria-busy", "true");
+    const channel = new MessageChannel();
+    const kept = new Promise((resolve) => { channel.port1.onmessage = resolve; });
+    worker.postMessage("keep anew", [channel.port2]);
+    await kept;
+    section.removeAttribute("aria-busy");
+  }
+
+  document.addEventListener("submit", async (event) => {
+    if (event.target.id !== "offline-budget") return;
+    event.preventDefault();
+    const bytes = Math.round(Number(event.target.elements.megabytes.value) * 1024 * 1024);
+    await (await caches.open(SETTINGS)).put("budget", new Response(JSON.stringify(bytes)));
+    await keepAnew();
+    showKeptOffline();
+  });
 
   document.addEventListener("click", async (event) => {
     const button = event.target.closest("#keep-offline");
@@ -92,9 +133,12 @@
       await Promise.all([caches.delete("pages"), caches.delete("photos")]);
     } else {
       await caches.delete("keep-nothing");
+      await keepAnew();
     }
     showKeptOffline();
   });
 
   showKeptOffline();
+  // The background keep goes on while this page is open: what it says follows.
+  if (document.getElementById("offline")) setInterval(showKeptOffline, 2000);
 })();

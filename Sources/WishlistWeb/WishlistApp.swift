@@ -80,16 +80,8 @@ public final class WishlistApp: Sendable {
         APIWriteRoutes(app: self).register(on: &router)
         HistoryRoutes(app: self).register(on: &router)
         DataPage(app: self).register(on: &router)
+        OfflineRoutes(app: self).register(on: &router)
         live.register(on: &router)
-        // At the root, so that it may keep every page; made anew with each version of the static files.
-        router.get("/service-worker.js") { _ in
-            var response = Response(headers: ["Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-cache"])
-            response.body = .bytes(try self.pages.templates.renderBytes("service-worker", .object([
-                "static": .string(self.staticFiles.versionedPrefix),
-                "logoutPath": .string(self.configuration.passwordOptions.logoutPath),
-            ])))
-            return response
-        }
         // Browsers ask for it whatever the page links; the icon is an SVG among the static files.
         router.page("/favicon.ico") { _ in .redirect(to: self.staticFiles.versionedPrefix + "images/favicon.svg") }
         return router

@@ -8,7 +8,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import wait_until
-from test_screens import activity_names, open_trip
+from test_screens import activity_names, check, open_trip
 
 
 def controlled(driver):
@@ -35,14 +35,97 @@ def test_pages_opened_before_stay_readable_with_the_server_stopped(server, brows
     browser.get(server.url + "/")
     assert browser.find_element(By.ID, "carousel").text == carousel
 
-    browser.get(server.url + "/goals")
+    browser.get(server.url + "/search?q=kyoto")
     assert browser.find_element(By.TAG_NAME, "h1").text == "You are offline"
     kept = {a.get_attribute("pathname") for a in browser.find_elements(By.CSS_SELECTOR, "main a")}
-    assert {"/", "/trips/1"} <= kept and "/goals" not in kept
+    assert {"/", "/trips/1"} <= kept and "/search" not in kept
     server.start()
     browser.get(server.url + "/goals")
     assert browser.find_element(By.TAG_NAME, "h1").text == "Goals"
     assert not browser.find_element(By.ID, "offline-note").is_displayed()
+
+
+def kept_token(driver):
+    """The history token of the last background keep that ended; None before one has."""
+    return driver.execute_script(
+        "return caches.open('offline-settings').then(c => c.match('token')).then(r => r ? r.json() : null)")
+
+
+def kept_page(driver, path):
+    """When the kept copy of `path` was kept, and its text; None when none is kept."""
+    return driver.execute_script("""
+        return caches.open('pages').then(c => c.match(arguments[0])).then(async (r) => r && [r.headers.get('X-Wishlist-Kept-At'), await r.text()])""",
+        path)
+
+
+def kept_bytes(driver):
+    return driver.execute_script("""
+        const sizes = (name) => caches.open(name).then(c => c.matchAll()).then(rs => rs.map(r => Number(r.headers.get('X-Wishlist-Size'))));
+        return Promise.all([sizes('pages'), sizes('photos')]).then(([p, f]) => [...p, ...f].reduce((a, b) => a + b, 0))""")
+
+
+def trip_paths(server):
+    with sqlite3.connect(server.data_dir / "wishlist.sqlite") as database:
+        return [f"/trips/{id}" for (id,) in database.execute("SELECT id FROM Trip ORDER BY creation_date DESC, id DESC")]
+
+
+def test_every_trip_is_kept_in_the_background_and_reads_offline_with_its_photo(server, browser):
+    browser.get(server.url + "/")
+    wait_until(browser, lambda d: kept_token(d) is not None, timeout=30)
+    never_opened = trip_paths(server)[-1]
+
+    server.stop()
+    for path, title in (("/goals", "Goals"), ("/trips", "Trips"), ("/map", "Map")):
+        browser.get(server.url + path)
+        assert browser.find_element(By.TAG_NAME, "h1").text == title
+        assert wait_until(browser, lambda d: d.find_element(By.ID, "offline-note")).text.startswith("Offline — as of ")
+    browser.get(server.url + never_opened)
+    assert browser.find_element(By.TAG_NAME, "h1").text != "You are offline"
+    assert wait_until(browser, lambda d: d.find_element(By.ID, "offline-note")).text.startswith("Offline — as of ")
+    # The photo at a phone's size answers whichever size this screen asks for.
+    wait_until(browser, lambda d: d.execute_script(
+        "const img = document.querySelector('.hero-photo img'); return img.complete && img.naturalWidth > 0"))
+
+
+def test_a_change_made_elsewhere_is_kept_again_and_nothing_else_is(server, browser, second_browser):
+    browser.get(server.url + "/")
+    first = wait_until(browser, kept_token, timeout=30)
+    open_trip(second_browser, server, "Mont Blanc Powder")
+    changed = second_browser.execute_script("return location.pathname")
+    unchanged = next(path for path in trip_paths(server) if path != changed)
+    unchanged_kept_at, _ = kept_page(browser, unchanged)
+    name = activity_names(second_browser)[0]
+    check(second_browser, name)
+    remaining = second_browser.find_element(By.ID, "remaining-count").text
+
+    browser.get(server.url + "/goals")  # any page that loads asks the worker to keep what changed
+    wait_until(browser, lambda d: kept_token(d) != first, timeout=30)
+    assert kept_page(browser, unchanged)[0] == unchanged_kept_at, "an unchanged trip is not fetched again"
+    server.stop()
+    browser.get(server.url + changed)
+    assert browser.find_element(By.ID, "remaining-count").text == remaining
+
+
+def test_a_budget_is_never_exceeded(server, browser):
+    budget = 0.3  # megabytes: less than the seeded trips’ pages and photos
+    browser.get(server.url + "/data")
+    field = wait_until(browser, lambda d: d.find_element(By.ID, "offline-budget-size"))
+    field.send_keys(Keys.CONTROL, "a", Keys.NULL, str(budget), Keys.ENTER)
+    section = browser.find_element(By.ID, "offline")
+    wait_until(browser, lambda d: section.get_attribute("aria-busy") == "true")
+    wait_until(browser, lambda d: section.get_attribute("aria-busy") is None, timeout=30)
+    kept = [path for path in trip_paths(server) if kept_page(browser, path)]
+    assert kept and len(kept) < len(trip_paths(server)), "the newest trips, as many as fit"
+    assert kept == trip_paths(server)[:len(kept)]
+    assert f"of {budget:.1f} MB on this device" in wait_until(browser, lambda d: d.find_element(By.ID, "offline-summary").text)
+    # Pages opened and kept again in the background stay within it too.
+    sizes = [kept_bytes(browser)]
+    for path in trip_paths(server):
+        browser.get(server.url + path)
+        sizes.append(kept_bytes(browser))
+    wait_until(browser, lambda d: kept_page(d, trip_paths(server)[-1]))  # the page opened last: kept pages dropped for it
+    sizes.append(kept_bytes(browser))
+    assert 0 < max(sizes) <= budget * 1024 * 1024, sizes
 
 
 def test_a_check_off_made_while_the_server_is_down_is_kept_and_sent_once_it_is_back(server, browser):

@@ -1,0 +1,52 @@
+import Persistence
+
+/// Which trips' pages changed after a history cursor: what a device keeping pages to read offline
+/// fetches again, instead of every page it keeps.
+public struct TripPageChanges: Sendable, Equatable {
+    /// The newest history token: the cursor to ask from next time.
+    public let token: Int64
+    /// The trips whose pages changed; nil when any may have (more changes than one look reads,
+    /// a change to how every checklist is ordered, or a cursor this history cannot go on from).
+    public let trips: Set<Trip.ID>?
+
+    /// The most history changes one look reads; beyond them, every page counts as changed.
+    public static let changeLimit = 1000
+}
+
+extension WishlistStore {
+    public func tripPageChanges(after cursor: HistoryCursor) throws -> TripPageChanges {
+        guard try database.historyHolds(cursor) else {
+            return TripPageChanges(token: try database.latestHistoryToken(), trips: nil)
+        }
+        let page = try database.historyPage(after: cursor, limit: TripPageChanges.changeLimit)
+        guard !page.hasMore else { return TripPageChanges(token: page.newestToken, trips: nil) }
+        var trips = Set<Trip.ID>(), activities = [Int64]()
+        for change in page.pieces.flatMap(\.transaction.changes) {
+            switch change.entity {
+            case "Trip": trips.insert(change.rowID)
+            case "Activity": activities.append(change.rowID)
+            // A new photo is a change of its trip's image_id; goals show on the list pages only,
+            // which are fetched again whenever the token moved.
+            case "TripImage", "Goal": break
+            default: return TripPageChanges(token: page.newestToken, trips: nil)
+            }
+        }
+        // An activity deleted since has no trip to name; its deletion changed its trip's counts.
+        trips.formUnion(try fetch(.tripIDs(ofActivities: activities)))
+        return TripPageChanges(token: page.newestToken, trips: trips)
+    }
+}
+
+extension WishlistQuery where Value == Set<Trip.ID> {
+    static func tripIDs(ofActivities ids: [Int64]) -> Self {
+        Self { connection in
+            var trips = Set<Trip.ID>()
+            for id in ids {
+                if let trip = try connection.fetchScalar(Int64.self, "SELECT trip_id FROM Activity WHERE id = ?", [id]) {
+                    trips.insert(trip)
+                }
+            }
+            return trips
+        }
+    }
+}
