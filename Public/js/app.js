@@ -156,7 +156,10 @@ async function post(url, body, form, label) {
     showAnswer({ status: response.status, url: response.url, html: await response.text() }, form);
   } catch {
     try {
-      await keepWrite({ url, body: [...new URLSearchParams(body)], key, label: label ?? writeLabel(form) });
+      // With the activity's name and its trip's page: should it be deleted elsewhere meanwhile,
+      // the person may add it back.
+      const activity = new URLSearchParams(body).get("name") ?? activityName(form);
+      await keepWrite({ url, body: [...new URLSearchParams(body)], key, label: label ?? writeLabel(form), activity, page: location.pathname });
       showKept(form);
       return true;
     } catch {
@@ -198,10 +201,13 @@ async function keepWrite(write) {
   keepWrite.retry = setTimeout(sendKeptWrites, 5000);
 }
 
-function writeLabel(form) {
+function activityName(form) {
   const name = form?.closest(".activity")?.querySelector(".activity-name, input[data-rename-url]");
-  const activity = name ? `“${name.value ?? name.textContent.trim()}”` : "";
-  if (form?.matches(".check-form")) return `${form.elements.complete.value === "true" ? "Check" : "Uncheck"} ${activity}`;
+  return name ? name.value ?? name.textContent.trim() : null;
+}
+
+function writeLabel(form) {
+  if (form?.matches(".check-form")) return `${form.elements.complete.value === "true" ? "Check" : "Uncheck"} “${activityName(form)}”`;
   if (form?.matches(".add-activity")) return `Add “${form.elements.name.value}”`;
   return "A change";
 }
@@ -236,6 +242,7 @@ let sendingKeptWrites = false;
 async function sendKeptWrites() {
   if (sendingKeptWrites) return;
   sendingKeptWrites = true;
+  let waiting = false;
   try {
     for (const write of await keptWrites()) {
       let response;
@@ -243,14 +250,14 @@ async function sendKeptWrites() {
         response = await fetch(write.url, { method: "POST", body: new URLSearchParams(write.body),
           headers: { "X-CSRF-Token": csrfToken, "Idempotency-Key": write.key } });
       } catch {
-        keepWrite.retry = setTimeout(sendKeptWrites, 5000);
-        break;  // still out of reach
+        response = null;  // still out of reach
       }
-      if (response.status === 409 || response.status === 429 || response.status >= 500) {
-        keepWrite.retry = setTimeout(sendKeptWrites, 5000);
+      if (!response || response.status === 409 || response.status === 429 || response.status >= 500) {
+        waiting = true;
         break;
       }
       await writesStore("readwrite", (store) => store.delete(write.id));
+      const path = new URL(write.url, location.href).pathname;
       if (response.status === 412) {
         // Changed elsewhere while this waited: the person chooses, nothing is overwritten unasked.
         const page = new DOMParser().parseFromString(await response.text(), "text/html");
@@ -259,6 +266,17 @@ async function sendKeptWrites() {
           labels: [{ label: "Keep theirs" }, { label: "Keep mine", kind: "primary" }] });
         const { id, ...mine } = write;
         if (choice === 1) await keepWrite({ ...mine, key: newKey(), body: mine.body.filter(([name]) => name !== "was") });
+      } else if (response.status === 404 && path.endsWith("/delete")) {
+        // Deleted elsewhere too: what was asked for.
+      } else if (response.status === 404 && /^\/activities\/\d+(\/complete)?$/.test(path) && /^\/trips\/\d+$/.test(write.page ?? "")) {
+        // The activity was deleted elsewhere while this waited: the person chooses whether it comes back.
+        const choice = await dialog({ heading: `Deleted elsewhere: “${write.activity}”`,
+          message: `It was deleted on another device while this change waited to be sent (${write.label}).`,
+          labels: [{ label: "Let It Go" }, { label: "Add It Back", kind: "primary" }] });
+        if (choice === 1) {
+          await keepWrite({ url: `${write.page}/activities`, body: [["name", write.activity]], key: newKey(),
+                            label: `Add “${write.activity}”` });
+        }
       } else if (!response.ok) {
         const page = new DOMParser().parseFromString(await response.text(), "text/html");
         await alertDialog(`Not saved: ${write.label}`, page.querySelector("[data-error-message]")?.textContent ?? "");
@@ -266,8 +284,12 @@ async function sendKeptWrites() {
     }
   } finally {
     sendingKeptWrites = false;
-    if ((await keptWrites().catch(() => [])).length === 0) {
-      document.querySelectorAll(".activity.is-pending").forEach((item) => item.classList.remove("is-pending"));
+    const left = (await keptWrites().catch(() => [])).length;
+    if (left === 0) document.querySelectorAll(".activity.is-pending").forEach((item) => item.classList.remove("is-pending"));
+    // Writes the person chose meanwhile (Keep mine, Add it back) go at once; the rest once it answers.
+    if (left > 0) {
+      clearTimeout(keepWrite.retry);
+      keepWrite.retry = setTimeout(sendKeptWrites, waiting ? 5000 : 0);
     }
     showWaiting();
   }

@@ -4,6 +4,8 @@ with the server process really stopped."""
 
 import sqlite3
 
+import pytest
+
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -170,6 +172,30 @@ def test_a_rename_kept_offline_overwrites_no_rename_made_meanwhile_unasked(serve
     browser.refresh()
     names = [e.get_attribute("value") for e in browser.find_elements(By.CSS_SELECTOR, "#activity-list input[data-rename-url]")]
     assert "Mine" in names and "Theirs" not in names
+
+
+@pytest.mark.parametrize("choice", ["Add It Back", "Let It Go"])
+def test_a_rename_kept_offline_of_an_activity_deleted_meanwhile_asks_whether_it_comes_back(server, browser, choice):
+    open_trip(browser, server, "Mont Blanc Powder")
+    browser.get(browser.current_url + "?edit=1")
+    field = browser.find_element(By.CSS_SELECTOR, "#activity-list input[data-rename-url]")
+    activity_id = field.get_attribute("data-rename-url").rsplit("/", 1)[1]
+    server.stop()
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys("Mine", Keys.ENTER)
+    wait_until(browser, lambda d: "Rename to “Mine”" in d.find_element(By.ID, "pending-note").text)
+    with sqlite3.connect(server.data_dir / "wishlist.sqlite") as database:  # another device, meanwhile
+        database.execute("DELETE FROM Activity WHERE id = ?", (activity_id,))
+
+    server.start()
+    box = wait_until(browser, lambda d: d.find_element(By.CSS_SELECTOR, "dialog.alert"), timeout=20)
+    assert "Deleted elsewhere: “Mine”" in box.text and "Rename to “Mine”" in box.text
+    box.find_element(By.XPATH, f".//button[.='{choice}']").click()
+    wait_until(browser, lambda d: not d.find_element(By.ID, "pending-note").is_displayed(), timeout=20)
+    browser.refresh()
+    names = [e.get_attribute("value") for e in browser.find_elements(By.CSS_SELECTOR, "#activity-list input[data-rename-url]")]
+    assert ("Mine" in names) == (choice == "Add It Back")
+    assert f"/activities/{activity_id}" not in browser.page_source
 
 
 def test_the_data_page_says_what_is_kept_offline_and_can_keep_nothing(server, browser):
