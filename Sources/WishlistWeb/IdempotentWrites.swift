@@ -6,15 +6,17 @@ import WishlistCore
 /// A form post sent again with the same `Idempotency-Key` (a write kept while offline and sent
 /// once more after its answer was lost) is written once: the first answer is remembered for a
 /// day and given again, without running the write. A post arriving while the first with its
-/// key is still being written gets 409, to try again a moment later. Only answers that say what
-/// happened are remembered (no server error, no body larger than `maxBody`): anything else is
-/// run again, as a post without a key is.
+/// key is still being written waits for its answer (a replay storm gets one commit and one
+/// answer), up to `waitLimit`, then gets 409, to try again a moment later. Only answers that say
+/// what happened are remembered (no server error, no body larger than `maxBody`): anything else
+/// is run again, as a post without a key is.
 final class IdempotentWrites: Middleware, Sendable {
     static let header = "Idempotency-Key"
     static let lifetime: TimeInterval = 24 * 60 * 60
     /// Keys remembered at most; past it the oldest go. A remembered answer is a redirect, mostly.
     static let capacity = 10_000
     static let maxBody = 16 << 10
+    static let waitLimit: DispatchTimeInterval = .seconds(5)
 
     private struct Answer: Sendable {
         let status: HTTPStatus
@@ -22,10 +24,18 @@ final class IdempotentWrites: Middleware, Sendable {
         let contentType: String?
         let body: [UInt8]
         let expiry: Date
+
+        var response: Response {
+            var response = Response(status: status, body: .bytes(body))
+            if let location { response.headers["Location"] = location }
+            if let contentType { response.headers["Content-Type"] = contentType }
+            return response
+        }
     }
 
     private enum Entry: Sendable {
-        case writing
+        /// Left when the write has its answer (or none to remember).
+        case writing(DispatchGroup)
         case answered(Answer)
     }
 
@@ -48,25 +58,30 @@ final class IdempotentWrites: Middleware, Sendable {
             throw HTTPError(.badRequest, "An Idempotency-Key is 1 to 64 letters, digits, “-” and “_”.")
         }
         let now = clock.now()
+        let writing = DispatchGroup()
         let found = state.withLock { state -> Entry? in
             if let entry = state.entries[key] {
-                if case .answered(let answer) = entry, answer.expiry <= now { state.entries[key] = .writing; return nil }
-                return entry
+                if case .answered(let answer) = entry, answer.expiry > now { return entry }
+                if case .writing = entry { return entry }
+            } else {
+                state.order.append(key)
+                if state.order.count > Self.capacity { state.entries[state.order.removeFirst()] = nil }
             }
-            state.entries[key] = .writing
-            state.order.append(key)
-            if state.order.count > Self.capacity { state.entries[state.order.removeFirst()] = nil }
+            writing.enter()
+            state.entries[key] = .writing(writing)
             return nil
         }
         switch found {
-        case .writing?:
-            throw HTTPError(.conflict, "This change is being saved already. Try again in a moment.")
+        case .writing(let other)?:
+            guard other.wait(timeout: .now() + Self.waitLimit) == .success,
+                  case .answered(let answer)? = state.withLock({ $0.entries[key] }) else {
+                throw HTTPError(.conflict, "This change is being saved already. Try again in a moment.")
+            }
+            return answer.response
         case .answered(let answer)?:
-            var response = Response(status: answer.status, body: .bytes(answer.body))
-            if let location = answer.location { response.headers["Location"] = location }
-            if let contentType = answer.contentType { response.headers["Content-Type"] = contentType }
-            return response
+            return answer.response
         case nil:
+            defer { writing.leave() }
             let response: Response
             do {
                 response = try next(request)

@@ -174,6 +174,64 @@ def test_a_rename_kept_offline_overwrites_no_rename_made_meanwhile_unasked(serve
     assert "Mine" in names and "Theirs" not in names
 
 
+def activity_ids(driver):
+    return driver.execute_script(
+        "return [...document.querySelectorAll('#activity-list .activity')].map(e => e.id.replace('activity-', ''))")
+
+
+def rename_values(driver):
+    return driver.execute_script(
+        "return [...document.querySelectorAll('#activity-list input[data-rename-url]')].map(e => e.value)")
+
+
+def history(driver, after):
+    """The history's transactions after the token `after`, read as a sync tool reads them."""
+    return driver.execute_script(
+        "return fetch(`/api/history?after=${arguments[0]}&limit=1000`).then(r => r.json()).then(j => j.transactions)", after)
+
+
+def newest_token(driver):
+    return driver.execute_script("return fetch('/api/history?limit=1').then(r => r.json()).then(j => j.newestToken)")
+
+
+def checked(driver, activity):
+    return driver.find_element(By.CSS_SELECTOR, f"#activity-{activity} button.check").get_attribute("aria-checked") == "true"
+
+
+def test_check_offs_and_new_activities_made_offline_in_two_tabs_are_each_committed_once(server, browser):
+    tabs = {}  # each tab's activities, and what each should show once its check-offs are sent
+    for index, trip in enumerate(("Mont Blanc Powder", "Japan Mystique")):
+        if index:
+            browser.switch_to.new_window("tab")
+        open_trip(browser, server, trip)
+        browser.get(browser.current_url + "?edit=1")
+        ids = activity_ids(browser)[:2]
+        taps = [ids[i % 2] for i in range(5)]  # 5 check-offs: the first activity 3 times, the second twice
+        tabs[browser.current_window_handle] = (taps, {a: checked(browser, a) != (taps.count(a) % 2 == 1) for a in ids})
+    token = newest_token(browser)
+
+    server.stop()
+    for handle, (taps, _) in tabs.items():
+        browser.switch_to.window(handle)
+        for activity in taps:
+            browser.find_element(By.CSS_SELECTOR, f"#activity-{activity} button.check").click()
+        browser.find_element(By.ID, "new-activity-name").send_keys(f"Offline stop {handle[-4:]}", Keys.ENTER)
+    browser.switch_to.window(next(iter(tabs)))
+    wait_until(browser, lambda d: d.find_element(By.ID, "pending-note").text == "12 changes waiting to send")
+    server.start()
+
+    for handle in tabs:
+        browser.switch_to.window(handle)
+        wait_until(browser, lambda d: not d.find_element(By.ID, "pending-note").is_displayed(), timeout=30)
+    transactions = history(browser, token)
+    kinds = [{change["kind"] for change in t["changes"] if change["entity"] == "Activity"} for t in transactions]
+    assert kinds.count({"update"}) == 10 and kinds.count({"insert"}) == 2, transactions
+    for handle, (_, expected) in tabs.items():  # each tab shows what the server has, without a reload
+        browser.switch_to.window(handle)
+        wait_until(browser, lambda d: {a: checked(d, a) for a in expected} == expected, timeout=10)
+        wait_until(browser, lambda d: f"Offline stop {handle[-4:]}" in rename_values(d), timeout=10)
+
+
 @pytest.mark.parametrize("choice", ["Add It Back", "Let It Go"])
 def test_a_rename_kept_offline_of_an_activity_deleted_meanwhile_asks_whether_it_comes_back(server, browser, choice):
     open_trip(browser, server, "Mont Blanc Powder")
