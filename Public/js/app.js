@@ -170,32 +170,13 @@ async function post(url, body, form, label) {
 }
 
 // ---------- Writes kept while Wishlist can't be reached ----------
-// A change made while the server is out of reach is kept in this browser (IndexedDB), shown as
-// waiting, and sent in order once the server answers, with the key it was first sent with: the
-// server writes it once however often it arrives (IdempotentWrites.swift).
-
-function newKey() {
-  return crypto.randomUUID?.() ?? [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-function writesStore(mode, action) {
-  return new Promise((resolve, reject) => {
-    const opening = indexedDB.open("wishlist", 1);
-    opening.onupgradeneeded = () => opening.result.createObjectStore("writes", { keyPath: "id", autoIncrement: true });
-    opening.onerror = () => reject(opening.error);
-    opening.onsuccess = () => {
-      const transaction = opening.result.transaction("writes", mode);
-      const request = action(transaction.objectStore("writes"));
-      transaction.oncomplete = () => { opening.result.close(); resolve(request.result); };
-      transaction.onerror = () => reject(transaction.error);
-    };
-  });
-}
-
-const keptWrites = () => writesStore("readonly", (store) => store.getAll());
+// A change made while the server is out of reach is kept in this browser (kept-writes.js), shown
+// as waiting, and sent in order once the server answers, with the key it was first sent with:
+// the server writes it once however often it arrives (IdempotentWrites.swift). A form posted as a
+// page (a trip's fields, a new trip) is kept by the service worker the same way.
 
 async function keepWrite(write) {
-  await writesStore("readwrite", (store) => store.add(write));
+  await addKeptWrite(write);
   showWaiting();
   clearTimeout(keepWrite.retry);
   keepWrite.retry = setTimeout(sendKeptWrites, 5000);
@@ -247,7 +228,7 @@ async function sendKeptWrites() {
     for (const write of await keptWrites()) {
       let response;
       try {
-        response = await fetch(write.url, { method: "POST", body: new URLSearchParams(write.body),
+        response = await fetch(write.url, { method: "POST", body: keptWriteBody(write),
           headers: { "X-CSRF-Token": csrfToken, "Idempotency-Key": write.key } });
       } catch {
         response = null;  // still out of reach
@@ -262,7 +243,7 @@ async function sendKeptWrites() {
         // Changed elsewhere while this waited: the person chooses, nothing is overwritten unasked.
         const page = new DOMParser().parseFromString(await response.text(), "text/html");
         const choice = await dialog({ heading: `Changed elsewhere: ${write.label}`,
-          message: page.querySelector("[data-error-message]")?.textContent ?? "",
+          message: page.querySelector("[data-error-message]")?.textContent ?? "It was changed elsewhere while this change waited.",
           labels: [{ label: "Keep theirs" }, { label: "Keep mine", kind: "primary" }] });
         const { id, ...mine } = write;
         if (choice === 1) await keepWrite({ ...mine, key: newKey(), body: mine.body.filter(([name]) => name !== "was") });

@@ -1,7 +1,7 @@
 import CVips
 
 /// SHA-256 through glib's GChecksum (glib comes with libvips; Linux has no CryptoKit).
-struct SHA256: ~Copyable {
+public struct SHA256: ~Copyable {
     private let checksum: OpaquePointer
 
     init() {
@@ -20,5 +20,13 @@ struct SHA256: ~Copyable {
     /// The digest as 64 lowercase hex digits. The checksum cannot be updated afterwards.
     func hexDigest() -> String {
         String(cString: g_checksum_get_string(checksum))
+    }
+
+    /// The digest of `text`'s UTF-8 bytes, as 64 lowercase hex digits.
+    public static func hexDigest(of text: String) -> String {
+        let hasher = SHA256()
+        var text = text
+        text.withUTF8 { hasher.update(UnsafeRawBufferPointer($0)) }
+        return hasher.hexDigest()
     }
 }

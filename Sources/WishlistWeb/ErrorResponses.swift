@@ -10,7 +10,7 @@ extension WishlistError: HTTPResponseError {
     public var status: HTTPStatus {
         switch self {
         case .notFound, .noSuchToken: .notFound
-        case .renamedMeanwhile: .preconditionFailed
+        case .renamedMeanwhile, .changedMeanwhile: .preconditionFailed
         }
     }
 
@@ -19,6 +19,8 @@ extension WishlistError: HTTPResponseError {
         case .notFound(let entity, let id): "There is no \(entity) number \(id). It may have been deleted."
         case .noSuchToken: description
         case .renamedMeanwhile(let entity, let now): "While this change waited, the \(entity) was renamed to “\(now)” elsewhere."
+        case .changedMeanwhile(let entity):
+            "The \(entity) was changed elsewhere since this form was opened. The form shows what you typed: save again to keep it, or cancel to see the other change."
         }
     }
 }

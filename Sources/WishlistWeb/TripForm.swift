@@ -20,6 +20,9 @@ struct TripForm {
     var errors: [String: String] = [:]
     /// A message for the whole form (the wishlist was busy), shown above it.
     var alert: String?
+    /// The trip's `editVersion` the form was drawn with (the hidden `was` field); a save with it
+    /// overwrites no change made elsewhere meanwhile. Empty for a new trip.
+    var version = ""
 
     /// A new trip's form, in `collection`.
     init(newIn collection: TripCollection) {
@@ -43,6 +46,7 @@ struct TripForm {
         place = trip.destination?.place.map(PlaceToken.token(for:)) ?? ""
         startDate = trip.startDate?.description ?? ""
         endDate = trip.endDate?.description ?? ""
+        version = trip.editVersion
     }
 
     init(form: FormFields) {
@@ -53,6 +57,7 @@ struct TripForm {
         place = form["place"] ?? ""
         startDate = form["startDate"] ?? ""
         endDate = form["endDate"] ?? ""
+        version = form["was"] ?? ""
         // A choice among the places found (the form without script) is a pick like the script's.
         if let choice = form[Self.placeChoiceField], let chosen = PlaceToken.place(for: choice) {
             (destination, place) = (chosen.label, choice)
@@ -111,6 +116,7 @@ struct TripForm {
             "collectionOptions": TripViews.collectionOptions(selected: collection),
             "destination": field("destination", value: destination, formID: formID),
             "place": .string(place),
+            "version": .string(version),
             "startDate": field("startDate", value: startDate, formID: formID),
             "endDate": field("endDate", value: endDate, formID: formID),
         ]

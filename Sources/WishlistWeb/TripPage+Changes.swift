@@ -27,13 +27,19 @@ extension TripPage {
         // "Find place" saves nothing of the trip yet, but the activity names typed beside it are
         // saved as a rename is anywhere else: the form it shows again has no field for them.
         let findingPlaces = form.findPlaces(request.form)
+        let expected = form.version.isEmpty ? nil : form.version
         var rename: RenameProblem?
         let refusal = try form.save { draft in
             // Renames first: one refused stops the save, so the trip's typed fields stay in the form.
             rename = try renameActivities(of: trip, request.form)
             if rename == nil, !findingPlaces {
-                try app.store.updateTrip(id: trip.id, draft: draft, photoAt: PhotoRoutes.uploadedPhotoPath(request))
+                try app.store.updateTrip(id: trip.id, draft: draft, photoAt: PhotoRoutes.uploadedPhotoPath(request),
+                                         expected: expected)
             }
+        }
+        if refusal?.status == .preconditionFailed {
+            // Saved again from the form shown now, what was typed is meant to replace the other change.
+            form.version = try app.store.trip(id: trip.id)?.editVersion ?? ""
         }
         if let refusal {
             return refusal.answer(try render(request, form: form, rename: rename, status: refusal.status).response(for: request))

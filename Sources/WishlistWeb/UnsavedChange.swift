@@ -21,6 +21,11 @@ struct UnsavedChange {
         switch error {
         case let invalid as ValidationError:
             (answerable, field) = (invalid, invalid.field)
+        case let changed as WishlistError:
+            // A trip changed since its form was drawn: the form again, saying so (a rename
+            // refused the same way goes to the error page, which a script reads).
+            guard case .changedMeanwhile = changed else { return nil }
+            (answerable, field) = (changed, nil)
         case let database as DatabaseError where database.isBusy:
             (answerable, field) = (database, nil)
         case let problem as DatabaseFileProblem:

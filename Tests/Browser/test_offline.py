@@ -10,6 +10,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import wait_until
+from test_edits import open_edit_mode, press_done
 from test_screens import activity_names, check, open_trip
 
 
@@ -230,6 +231,52 @@ def test_check_offs_and_new_activities_made_offline_in_two_tabs_are_each_committ
         browser.switch_to.window(handle)
         wait_until(browser, lambda d: {a: checked(d, a) for a in expected} == expected, timeout=10)
         wait_until(browser, lambda d: f"Offline stop {handle[-4:]}" in rename_values(d), timeout=10)
+
+
+def test_a_trip_edited_and_a_trip_added_offline_are_kept_and_saved_once_the_server_is_back(server, browser):
+    open_edit_mode(browser, server, "Mont Blanc Powder")
+    trip = browser.execute_script("return location.pathname")
+    browser.get(server.url + "/")  # kept, with the New Trip sheet
+    browser.get(server.url + trip + "?edit=1")
+    server.stop()
+
+    name = browser.find_element(By.ID, "edit-trip-name")
+    name.send_keys(Keys.CONTROL, "a", Keys.NULL, "Mont Blanc by Night")
+    press_done(browser)
+    assert wait_until(browser, lambda d: d.find_element(By.TAG_NAME, "h1").text) == "Kept on this device"
+    assert "so “Mont Blanc by Night” is kept on this device" in browser.find_element(By.TAG_NAME, "main").text
+    browser.get(server.url + "/")
+    browser.find_element(By.CSS_SELECTOR, "[data-opens-dialog]").click()
+    browser.switch_to.active_element.send_keys("Lofoten in June", Keys.ENTER)
+    assert wait_until(browser, lambda d: d.find_element(By.TAG_NAME, "h1").text) == "Kept on this device"
+    browser.get(server.url + "/")
+    assert wait_until(browser, lambda d: d.find_element(By.ID, "pending-note").text) == "2 changes waiting to send"
+
+    server.start()
+    wait_until(browser, lambda d: not d.find_element(By.ID, "pending-note").is_displayed(), timeout=20)
+    with sqlite3.connect(server.data_dir / "wishlist.sqlite") as database:
+        names = [name for (name,) in database.execute("SELECT name FROM Trip")]
+    assert "Mont Blanc by Night" in names and names.count("Lofoten in June") == 1
+
+
+def test_a_trip_edited_offline_and_changed_elsewhere_meanwhile_asks_whose_to_keep(server, browser):
+    open_edit_mode(browser, server, "Mont Blanc Powder")
+    trip_id = browser.execute_script("return location.pathname").rsplit("/", 1)[1]
+    server.stop()
+    browser.find_element(By.ID, "edit-trip-name").send_keys(Keys.CONTROL, "a", Keys.NULL, "Mine")
+    press_done(browser)
+    wait_until(browser, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Kept on this device")
+    with sqlite3.connect(server.data_dir / "wishlist.sqlite") as database:  # another device, meanwhile
+        database.execute("UPDATE Trip SET subtitle = 'Theirs' WHERE id = ?", (trip_id,))
+    browser.get(server.url + "/")
+
+    server.start()
+    box = wait_until(browser, lambda d: d.find_element(By.CSS_SELECTOR, "dialog.alert"), timeout=20)
+    assert "Changed elsewhere: Save “Mine”" in box.text
+    box.find_element(By.XPATH, ".//button[.='Keep mine']").click()
+    wait_until(browser, lambda d: not d.find_element(By.ID, "pending-note").is_displayed(), timeout=20)
+    with sqlite3.connect(server.data_dir / "wishlist.sqlite") as database:
+        assert database.execute("SELECT name FROM Trip WHERE id = ?", (trip_id,)).fetchone() == ("Mine",)
 
 
 @pytest.mark.parametrize("choice", ["Add It Back", "Let It Go"])

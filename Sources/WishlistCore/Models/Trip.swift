@@ -1,3 +1,4 @@
+import Imaging
 import Foundation
 import Persistence
 
@@ -31,6 +32,16 @@ public struct Trip: Identifiable, Hashable, Sendable, FetchableRecord {
     /// Completed share of the activities, 0 when there are none.
     public var completionFraction: Double {
         activityCount == 0 ? 0 : Double(completedActivityCount) / Double(activityCount)
+    }
+
+    /// A digest of what the trip's form shows: a save that sends back the one it was drawn with
+    /// overwrites nothing changed meanwhile (`WishlistStore.updateTrip(expected:)`).
+    public var editVersion: String {
+        let coordinate: String = destination?.coordinate.map { "\($0.latitude),\($0.longitude)" } ?? ""
+        let place: String = destination?.place.map { "\($0)" } ?? ""
+        let fields: [String] = [name, subtitle ?? "", collection.rawValue, destination?.name ?? "", coordinate, place,
+                                startDate?.description ?? "", endDate?.description ?? "", photo?.version ?? ""]
+        return String(SHA256.hexDigest(of: fields.joined(separator: "\u{1F}")).prefix(16))
     }
 
     /// The columns `init(row:)` reads, qualified so that they work in joins.

@@ -24,19 +24,28 @@ extension WishlistStore {
     }
 
     /// Changes the trip's text and, given `photoPath`, replaces its photo; the old photo's files
-    /// are deleted after the commit unless another trip shows the same picture.
-    public func updateTrip(id: Trip.ID, draft: TripDraft, photoAt photoPath: String? = nil, author: String = appAuthor) throws {
+    /// are deleted after the commit unless another trip shows the same picture. With `expected`
+    /// (the `editVersion` the form was drawn with), a trip changed meanwhile is not overwritten:
+    /// `WishlistError.changedMeanwhile`.
+    public func updateTrip(id: Trip.ID, draft: TripDraft, photoAt photoPath: String? = nil, expected: String? = nil,
+                           author: String = appAuthor) throws {
         let trip = try draft.validated()
         let photo = try photoPath.map(photos.prepare)
         try photos.committing(photo) { stored in
             try database.write(author: author) { connection in
-                try PhotoRows.releasing(filesOfTrip: id, on: connection) {
+                if let expected { try Self.requireTrip(id: id, unchangedFrom: expected, on: connection) }
+                return try PhotoRows.releasing(filesOfTrip: id, on: connection) {
                     try Rows.updateTrip(id: id, trip, on: connection)
                     try Self.requireChange(on: connection, entity: "trip", id: id)
                     if let stored { try PhotoRows.attach(stored, toTrip: id, on: connection) }
                 }
             }
         }
+    }
+
+    private static func requireTrip(id: Trip.ID, unchangedFrom version: String, on connection: Connection) throws {
+        let now = try connection.fetchOne(Trip.self, "SELECT \(Trip.selection) FROM Trip WHERE id = ?", [id])
+        if let now, now.editVersion != version { throw WishlistError.changedMeanwhile(entity: "trip") }
     }
 
     /// Deletes the trip with its activities; its photo stays while the deletion can be undone
