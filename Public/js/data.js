@@ -56,7 +56,8 @@
 
   document.addEventListener("submit", (event) => {
     const form = event.target;
-    if (form.matches(".archive-form") && form.querySelector('input[type="file"]').files.length) {
+    // The budget form on this page is styled as one, without a file.
+    if (form.matches(".archive-form") && form.querySelector('input[type="file"]')?.files.length) {
       event.preventDefault();
       upload(form);
     } else if (form.matches(".confirm-import-form")) {

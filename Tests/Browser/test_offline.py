@@ -113,10 +113,12 @@ def test_a_budget_is_never_exceeded(server, browser):
     budget = 0.3  # megabytes: less than the seeded trips’ pages and photos
     browser.get(server.url + "/data")
     field = wait_until(browser, lambda d: d.find_element(By.ID, "offline-budget-size"))
+    browser.get_log("browser")  # what came before
     field.send_keys(Keys.CONTROL, "a", Keys.NULL, str(budget), Keys.ENTER)
     section = browser.find_element(By.ID, "offline")
     wait_until(browser, lambda d: section.get_attribute("aria-busy") == "true")
     wait_until(browser, lambda d: section.get_attribute("aria-busy") is None, timeout=30)
+    assert not [e for e in browser.get_log("browser") if e["source"] == "javascript"], "no script error on the way"
     kept = [path for path in trip_paths(server) if kept_page(browser, path)]
     assert kept and len(kept) < len(trip_paths(server)), "the newest trips, as many as fit"
     assert kept == trip_paths(server)[:len(kept)]
