@@ -245,14 +245,14 @@ def test_a_trip_edited_and_a_trip_added_offline_are_kept_and_saved_once_the_serv
     name = browser.find_element(By.ID, "edit-trip-name")
     name.send_keys(Keys.CONTROL, "a", Keys.NULL, "Mont Blanc by Night")
     press_done(browser)
-    assert wait_until(browser, lambda d: d.find_element(By.TAG_NAME, "h1").text) == "Kept on this device"
+    wait_until(browser, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Kept on this device")
     assert "so “Mont Blanc by Night” is kept on this device" in browser.find_element(By.TAG_NAME, "main").text
     browser.get(server.url + "/")
     browser.find_element(By.CSS_SELECTOR, "[data-opens-dialog]").click()
     browser.switch_to.active_element.send_keys("Lofoten in June", Keys.ENTER)
-    assert wait_until(browser, lambda d: d.find_element(By.TAG_NAME, "h1").text) == "Kept on this device"
+    wait_until(browser, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Kept on this device")
     browser.get(server.url + "/")
-    assert wait_until(browser, lambda d: d.find_element(By.ID, "pending-note").text) == "2 changes waiting to send"
+    wait_until(browser, lambda d: d.find_element(By.ID, "pending-note").text == "2 changes waiting to send")
 
     server.start()
     wait_until(browser, lambda d: not d.find_element(By.ID, "pending-note").is_displayed(), timeout=20)
@@ -309,8 +309,8 @@ def test_the_data_page_says_what_is_kept_offline_and_can_keep_nothing(server, br
     browser.get(server.url + "/trips/1")
     browser.get(server.url + "/trips/2")  # under the worker's control: kept
     browser.get(server.url + "/data")
-    summary = wait_until(browser, lambda d: d.find_element(By.ID, "offline-summary").text)
-    assert "kept for reading offline" in summary and "MB on this device" in summary
+    # The pages are kept as they stream to the tab; the summary follows within seconds.
+    wait_until(browser, lambda d: "MB on this device" in d.find_element(By.ID, "offline-summary").text, timeout=10)
     browser.find_element(By.ID, "keep-offline").click()
     wait_until(browser, lambda d: d.find_element(By.ID, "offline-summary").text == "Nothing is kept for reading offline on this device.")
     browser.get(server.url + "/trips/3")  # opened after: not kept either
