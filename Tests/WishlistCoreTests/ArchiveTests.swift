@@ -50,6 +50,34 @@ import Testing
         #expect(try target.goal("trips-1").completedCount == source.goal("trips-1").completedCount - 1)
     }
 
+    /// A bookmark of `/trips/ID`, a calendar feed's UID or a sync peer's pair outlives moving the
+    /// wishlist: an export imported into an empty folder, or over another wishlist, keeps every id.
+    @Test func tripsKeepTheirIdsThroughExportAndImport() throws {
+        let source = try TestStore()
+        _ = try source.store.deleteTrip(id: 2)
+        let added = try source.store.addTrip(TripDraft(name: "After a gap", collection: .summerVibes))
+        let exported = URL(fileURLWithPath: source.directory.path + "/export.zip")  // with its photos
+        try WishlistArchive(store: source.store).export(to: exported)
+        let ids = { (store: WishlistStore) in
+            try store.database.read { try $0.fetchAll("SELECT id, name FROM Trip ORDER BY id").map { "\($0["id"] as Int64) \($0["name"] as String)" } }
+        }
+
+        let empty = try TestStore()
+        try empty.deleteAllTrips()
+        try WishlistArchive(store: empty.store).import(from: exported)
+        #expect(try ids(empty.store) == ids(source.store))
+
+        let other = try TestStore()  // its own twelve trips hold ids 1 to 12
+        let summary = try WishlistArchive(store: other.store).import(from: exported)
+        #expect(try ids(other.store) == ids(source.store))
+        #expect(summary.photosFromArchive == 11)
+        #expect(try other.store.trip(id: added)?.name == "After a gap")
+        #expect(try other.store.trip(id: 2) == nil)
+        #expect(try other.store.search("gap").trips.map(\.id) == [added], "the index rebuilt with the kept ids")
+        let next = try other.store.addTrip(TripDraft(name: "Next", collection: .summerVibes))
+        #expect(next > added)
+    }
+
     @Test func destinationsAndDatesRoundTripAndOlderOrNewerShapesImport() throws {
         let source = try TestStore()
         let kyoto = try #require(PlaceSearch.search("kyoto", limit: 1).first)
@@ -59,9 +87,9 @@ import Testing
         let exported = URL(fileURLWithPath: source.directory.path + "/export.json")
         try WishlistArchive(store: source.store).export(to: exported)
         let document = try String(contentsOf: exported, encoding: .utf8)
-        #expect(document.contains(#""formatVersion":3"#))
+        #expect(document.contains(#""formatVersion":4"#))
         #expect(document.contains(#""destination":{"latitude":\#(kyoto.coordinate.latitude),"longitude":\#(kyoto.coordinate.longitude),"name":"Kyoto, Japan","place":{"#))
-        #expect(document.contains(#""endDate":"2027-04-06","name":"Temples""#))
+        #expect(document.contains(#""endDate":"2027-04-06","id":13,"name":"Temples""#))
 
         let target = try TestStore()
         try WishlistArchive(store: target.store).import(from: exported)
@@ -110,8 +138,12 @@ import Testing
         let trip = #"{"name": "Trip", "collection": "summerVibes"}"#
         #expect(try problem(#"{"formatVersion": 1}"#) == "trips: is missing")
         #expect(try problem(#"{"trips": []}"#) == "formatVersion: is missing")
-        #expect(try problem(#"{"formatVersion": 4, "trips": []}"#)
-                == "formatVersion: is 4, but this app reads versions 1 to 3; use a newer app")
+        #expect(try problem(#"{"formatVersion": 5, "trips": []}"#)
+                == "formatVersion: is 5, but this app reads versions 1 to 4; use a newer app")
+        #expect(try problem(#"{"formatVersion": 4, "trips": [{"id": 0, "name": "T", "collection": "summerVibes"}]}"#)
+                == "trips[0].id: must be a whole number from 1")
+        #expect(try problem(#"{"formatVersion": 4, "trips": [{"id": 7, "name": "T", "collection": "summerVibes"}, \#(trip), {"id": 7, "name": "U", "collection": "summerVibes"}]}"#)
+                == "trips[2].id: is 7, as trips[0]'s is: each trip's id is its own")
         #expect(try problem(#"{"formatVersion": 3, "trips": [{"name": "T", "collection": "summerVibes", "startDate": "2027-04-06", "endDate": "2027-03-28"}]}"#)
                 == "trips[0].endDate: is before the trip's startDate (2027-04-06)")
         #expect(try problem(#"{"formatVersion": 3, "trips": [{"name": "T", "collection": "summerVibes", "destination": {"name": "X", "latitude": 5}}]}"#)
@@ -214,6 +246,7 @@ import Testing
         #expect(try WishlistArchive(store: test.store).import(from: url) == ImportSummary(trips: 2, activities: 2, photosRemoved: 12))
         let cali = try #require(try test.store.trips(in: .springEscapes).first)
         #expect(cali.name == "Cali Coastal Trails" && cali.completedActivityCount == 1)
+        #expect(cali.id == 1, "the archive's id, though a seeded trip had it before")
         #expect(try test.goal("activities-1").dateAchieved == ArchiveDate.date(from: "2026-11-29T13:31:12.410Z"))
         #expect(try test.store.trips(in: .summerVibes).first?.subtitle == "Santa Cruz")
     }

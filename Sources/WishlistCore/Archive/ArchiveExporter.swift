@@ -26,7 +26,7 @@ enum ArchiveExporter {
             }
             try body(trips.map { row throws in
                 let photo: String? = row["file_name"]
-                return ArchiveTrip(name: row["name"], subtitle: row["subtitle"], collection: row["collection"],
+                return ArchiveTrip(id: row["id"], name: row["name"], subtitle: row["subtitle"], collection: row["collection"],
                                    creationDate: row["creation_date"], photo: photo.map(ArchivePhoto.file) ?? .none,
                                    activities: activities[row["id"]] ?? [], destination: try TripDestination(row: row),
                                    startDate: row["start_date"], endDate: row["end_date"])

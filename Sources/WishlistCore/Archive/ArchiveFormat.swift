@@ -6,9 +6,9 @@ import Imaging
 /// path; optional fields let scripts write only what they know.
 struct Archive: Codable {
     static let formatName = "wishlist-archive"
-    /// 2 added trips' photos, 3 their destinations and dates; version 1 and 2 documents still
-    /// import (their trips keep matching photos, and have no destination).
-    static let currentVersion = 3
+    /// 2 added trips' photos, 3 their destinations and dates, 4 their ids; older documents still
+    /// import (their trips keep matching photos, have no destination, and get new ids).
+    static let currentVersion = 4
 
     var format: String? = Archive.formatName
     var formatVersion: Int
@@ -41,7 +41,25 @@ struct Archive: Codable {
         preferences = try container.decodeIfPresent(ArchivePreferences.self, forKey: .preferences)
         goals = try container.decodeIfPresent([ArchiveGoal].self, forKey: .goals)
         trips = try container.decode([ArchiveTrip].self, forKey: .trips)
+        var seen: [Int64: Int] = [:]
+        for (index, trip) in trips.enumerated() {
+            guard let id = trip.id else { continue }
+            if let first = seen.updateValue(index, forKey: id) {
+                throw DecodingError.dataCorrupted(DecodingError.Context(
+                    codingPath: [CodingKeys.trips, ArchiveIndex(index), ArchiveTrip.CodingKeys.id],
+                    debugDescription: "is \(id), as trips[\(first)]'s is: each trip's id is its own"))
+            }
+        }
     }
+}
+
+/// An array index in a decoding error's path.
+struct ArchiveIndex: CodingKey {
+    let intValue: Int?
+    let stringValue: String
+    init(_ index: Int) { intValue = index; stringValue = "Index \(index)" }
+    init?(intValue: Int) { self.init(intValue) }
+    init?(stringValue: String) { nil }
 }
 
 struct ArchivePreferences: Codable, Equatable {
@@ -92,6 +110,8 @@ enum ArchivePhoto: Equatable {
 }
 
 struct ArchiveTrip: Codable, Equatable {
+    /// The trip's id, kept by an import (its page's address); missing: a new one.
+    var id: Int64?
     var name: String
     var subtitle: String?
     var collection: TripCollection
@@ -110,12 +130,13 @@ struct ArchiveTrip: Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, subtitle, collection, creationDate, photo, activities, destination, startDate, endDate
+        case id, name, subtitle, collection, creationDate, photo, activities, destination, startDate, endDate
     }
 
-    init(name: String, subtitle: String?, collection: TripCollection, creationDate: Date,
+    init(id: Int64? = nil, name: String, subtitle: String?, collection: TripCollection, creationDate: Date,
          photo: ArchivePhoto = .keepMatching, activities: [ArchiveActivity],
          destination: TripDestination? = nil, startDate: CalendarDate? = nil, endDate: CalendarDate? = nil) {
+        self.id = id
         self.name = name
         self.subtitle = subtitle
         self.collection = collection
@@ -135,6 +156,10 @@ struct ArchiveTrip: Codable, Equatable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeIfPresent(Int64.self, forKey: .id)
+        if let id, id < 1 {
+            throw DecodingError.dataCorruptedError(forKey: .id, in: container, debugDescription: "must be a whole number from 1")
+        }
         name = try container.decodeText(forKey: .name)
         subtitle = try container.decodeOptionalText(forKey: .subtitle)
         guard let collection = TripCollection(rawValue: try container.decode(String.self, forKey: .collection)) else {
@@ -167,6 +192,7 @@ struct ArchiveTrip: Codable, Equatable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(id, forKey: .id)
         try container.encode(name, forKey: .name)
         try container.encodeIfPresent(subtitle, forKey: .subtitle)
         try container.encode(collection, forKey: .collection)

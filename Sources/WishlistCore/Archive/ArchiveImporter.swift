@@ -2,8 +2,9 @@ import Foundation
 import Persistence
 
 /// The rows of an import, inside its transaction with the triggers set aside: the new trips are
-/// inserted after the current ones, take their photos (from the archive, or carried over from
-/// the current trip they match), and then the current trips and the images nothing shows go.
+/// inserted beside the current ones, with the archive's ids where it gives them (the current
+/// trips first move past them), take their photos (from the archive, or carried over from the
+/// current trip they match), and then the current trips and the images nothing shows go.
 struct ArchiveImporter {
     let connection: Connection
     /// Dates the trips that the document leaves undated.
@@ -33,13 +34,27 @@ struct ArchiveImporter {
     private struct CurrentTrips {
         var byKey: [TripKey: (id: Int64, hasPhoto: Bool)] = [:]
         var byPhotoFile: [String: Int64] = [:]
+        /// The current trips' ids are within these (none when first > last).
+        var firstID: Int64 = 1
         var lastID: Int64 = 0
+
+        /// Moves the current trips' ids up by `offset`, and what is known of them with them.
+        mutating func shift(by offset: Int64, on connection: Connection) throws {
+            try connection.execute("UPDATE Trip SET id = id + ?", [offset])
+            byKey = byKey.mapValues { (id: $0.id + offset, hasPhoto: $0.hasPhoto) }
+            byPhotoFile = byPhotoFile.mapValues { $0 + offset }
+            (firstID, lastID) = (firstID + offset, lastID + offset)
+        }
     }
 
     func replaceTrips(with trips: [ArchiveTrip], photos: [String: StoredPhoto], total: Int,
                       progress: (ArchiveProgress) -> Void) throws -> (summary: ImportSummary, releasedFiles: [String]) {
-        let current = try currentTrips()
+        var current = try currentTrips()
         try connection.execute("DELETE FROM Activity; UPDATE Goal SET date_achieved = NULL")
+        // Past every id the archive keeps and every current one, so no id is taken twice.
+        if let highestKept = trips.compactMap(\.id).max() {
+            try current.shift(by: max(highestKept, current.lastID), on: connection)
+        }
         var summary = ImportSummary(trips: trips.count, activities: 0)
         var keys = KeyCounter()
         var done = 0
@@ -71,7 +86,7 @@ struct ArchiveImporter {
             }
             done += 1 + trip.activities.count
         }
-        try connection.execute("DELETE FROM Trip WHERE id <= ?", [current.lastID])
+        try connection.execute("DELETE FROM Trip WHERE id BETWEEN ? AND ?", [current.firstID, current.lastID])
         try DeletedRows.forgetAll(on: connection)  // an undo would bring back trips this import replaced
         let released = try PhotoRows.deleteUnusedImages(on: connection)
         summary.photosRemoved = released.originals
@@ -96,7 +111,7 @@ struct ArchiveImporter {
 
     private func insert(_ trip: ArchiveTrip, importTime: Date) throws -> Int64 {
         let creationDate = trip.creationDate ?? importTime
-        let tripID = try Rows.insertTrip(trip.fields, creationDate: creationDate, on: connection)
+        let tripID = try Rows.insertTrip(trip.fields, creationDate: creationDate, id: trip.id, on: connection)
         for activity in trip.activities {
             let dateCreated = activity.dateCreated ?? creationDate
             _ = try Rows.insertActivity(tripID: tripID, name: activity.name, isComplete: activity.isComplete,

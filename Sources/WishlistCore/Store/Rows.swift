@@ -4,10 +4,11 @@ import Persistence
 /// The INSERTs shared by the app's writes, seeding and import. `Connection.execute` reuses one
 /// prepared statement per SQL text, so bulk imports pay for parsing once.
 enum Rows {
-    static func insertTrip(_ fields: TripFields, creationDate: Date, on connection: Connection) throws -> Int64 {
+    /// With `id`, the trip takes it (an import keeping an archive's ids); else the next one.
+    static func insertTrip(_ fields: TripFields, creationDate: Date, id: Int64? = nil, on connection: Connection) throws -> Int64 {
         try connection.execute("""
-            INSERT INTO Trip (\(TripFields.columns), creation_date) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, fields.values + [creationDate])
+            INSERT INTO Trip (\(TripFields.columns), creation_date, id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, fields.values + [creationDate, id])
         return connection.lastInsertedRowID
     }
 
