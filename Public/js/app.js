@@ -170,7 +170,7 @@ async function post(url, body, form, label) {
 }
 
 // ---------- Writes kept while Wishlist can't be reached ----------
-// A change made while the server is out of reach is kept in this browser (kept-writes.js), shown
+// A change made while the server is out of reach is kept in this browser (offline.js), shown
 // as waiting, and sent in order once the server answers, with the key it was first sent with:
 // the server writes it once however often it arrives (IdempotentWrites.swift). A form posted as a
 // page (a trip's fields, a new trip) is kept by the service worker the same way.

@@ -67,29 +67,14 @@
     }
   });
 
-  // What this browser keeps for offline reading (service-worker.js, whose names these are), the
-  // budget it keeps within, and a switch to keep nothing: the "keep-nothing" cache, whose existence
-  // the worker asks before keeping anything.
-  const SETTINGS = "offline-settings", SIZE = "X-Wishlist-Size", DEFAULT_BUDGET = 50 * 1024 * 1024;
-
-  async function kept(name) {
-    return (await caches.has(name)) ? (await caches.open(name)).matchAll() : [];
-  }
-
-  const sizeOf = (responses) => responses.reduce((total, response) => total + Number(response.headers.get(SIZE) ?? 0), 0);
-
-  async function budget() {
-    const found = await (await caches.open(SETTINGS)).match("budget");
-    return found ? found.json() : DEFAULT_BUDGET;
-  }
-
+  // What this browser keeps for offline reading (offline.js names it, service-worker.js keeps it),
+  // the budget it keeps within, and a switch to keep nothing.
   async function showKeptOffline() {
     const section = document.getElementById("offline");
     if (!section || !window.caches) return;
-    const keepsNothing = await caches.has("keep-nothing");
-    const [pages, photos] = await Promise.all([kept("pages"), kept("photos")]);
-    const bytes = sizeOf([...pages, ...photos]);
-    const limit = await budget();
+    const keepsNothing = await caches.has(KEEP_NOTHING);
+    const { pages, photos, bytes } = await keptResponses();
+    const limit = await offlineSetting("budget", DEFAULT_BUDGET);
     const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
     document.getElementById("offline-summary").textContent = keepsNothing
       ? "Nothing is kept for reading offline on this device."
@@ -121,7 +106,7 @@
     if (event.target.id !== "offline-budget") return;
     event.preventDefault();
     const bytes = Math.round(Number(event.target.elements.megabytes.value) * 1024 * 1024);
-    await (await caches.open(SETTINGS)).put("budget", new Response(JSON.stringify(bytes)));
+    await setOfflineSetting("budget", bytes);
     await keepAnew();
     showKeptOffline();
   });
@@ -130,10 +115,10 @@
     const button = event.target.closest("#keep-offline");
     if (!button) return;
     if (button.dataset.keep === "nothing") {
-      await caches.open("keep-nothing");
-      await Promise.all([caches.delete("pages"), caches.delete("photos")]);
+      await caches.open(KEEP_NOTHING);
+      await Promise.all([caches.delete(KEPT_PAGES), caches.delete(KEPT_PHOTOS)]);
     } else {
-      await caches.delete("keep-nothing");
+      await caches.delete(KEEP_NOTHING);
       await keepAnew();
     }
     showKeptOffline();
