@@ -38,15 +38,12 @@ extension WishlistStore {
 }
 
 extension WishlistQuery where Value == Set<Trip.ID> {
+    /// One query for all of them (at most `TripPageChanges.changeLimit`), by their ids as JSON.
     static func tripIDs(ofActivities ids: [Int64]) -> Self {
         Self { connection in
-            var trips = Set<Trip.ID>()
-            for id in ids {
-                if let trip = try connection.fetchScalar(Int64.self, "SELECT trip_id FROM Activity WHERE id = ?", [id]) {
-                    trips.insert(trip)
-                }
-            }
-            return trips
+            let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
+            return Set(try connection.fetchAll("SELECT DISTINCT trip_id FROM Activity WHERE id IN (SELECT value FROM json_each(?))",
+                                               [list]).map { $0["trip_id"] as Int64 })
         }
     }
 }
