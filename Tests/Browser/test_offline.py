@@ -11,6 +11,7 @@ from selenium.webdriver.common.keys import Keys
 
 from conftest import wait_until
 from test_edits import open_edit_mode, press_done
+from test_in_place import rename_values
 from test_screens import activity_names, check, open_trip
 
 
@@ -154,7 +155,10 @@ def test_a_check_off_made_while_the_server_is_down_is_kept_and_sent_once_it_is_b
     assert button(browser).get_attribute("aria-checked") != was, "the server has it"
 
 
-def test_a_rename_kept_offline_overwrites_no_rename_made_meanwhile_unasked(server, browser):
+def rename_offline_while_changed_elsewhere(server, browser, change_sql):
+    """Renames a trip's first activity to "Mine" with the server stopped, changes that activity in
+    the database meanwhile (`change_sql`, given its id), starts the server and returns the dialog
+    that asks, and the activity's id."""
     open_trip(browser, server, "Mont Blanc Powder")
     browser.get(browser.current_url + "?edit=1")
     field = browser.find_element(By.CSS_SELECTOR, "#activity-list input[data-rename-url]")
@@ -164,27 +168,24 @@ def test_a_rename_kept_offline_overwrites_no_rename_made_meanwhile_unasked(serve
     field.send_keys("Mine", Keys.ENTER)
     wait_until(browser, lambda d: "Rename to “Mine”" in d.find_element(By.ID, "pending-note").text)
     with sqlite3.connect(server.data_dir / "wishlist.sqlite") as database:  # another device, meanwhile
-        database.execute("UPDATE Activity SET name = 'Theirs' WHERE id = ?", (activity_id,))
-
+        database.execute(change_sql, (activity_id,))
     server.start()
-    box = wait_until(browser, lambda d: d.find_element(By.CSS_SELECTOR, "dialog.alert"), timeout=20)
+    return wait_until(browser, lambda d: d.find_element(By.CSS_SELECTOR, "dialog.alert"), timeout=20), activity_id
+
+
+def test_a_rename_kept_offline_overwrites_no_rename_made_meanwhile_unasked(server, browser):
+    box, _ = rename_offline_while_changed_elsewhere(server, browser, "UPDATE Activity SET name = 'Theirs' WHERE id = ?")
     assert "Changed elsewhere" in box.text and "renamed to “Theirs”" in box.text
     assert len(browser.find_elements(By.CSS_SELECTOR, "dialog")) == 1, "asked once"
     box.find_element(By.XPATH, ".//button[.='Keep mine']").click()
     wait_until(browser, lambda d: not d.find_element(By.ID, "pending-note").is_displayed(), timeout=20)
     browser.refresh()
-    names = [e.get_attribute("value") for e in browser.find_elements(By.CSS_SELECTOR, "#activity-list input[data-rename-url]")]
-    assert "Mine" in names and "Theirs" not in names
+    assert "Mine" in rename_values(browser) and "Theirs" not in rename_values(browser)
 
 
 def activity_ids(driver):
     return driver.execute_script(
         "return [...document.querySelectorAll('#activity-list .activity')].map(e => e.id.replace('activity-', ''))")
-
-
-def rename_values(driver):
-    return driver.execute_script(
-        "return [...document.querySelectorAll('#activity-list input[data-rename-url]')].map(e => e.value)")
 
 
 def history(driver, after):
@@ -283,25 +284,12 @@ def test_a_trip_edited_offline_and_changed_elsewhere_meanwhile_asks_whose_to_kee
 
 @pytest.mark.parametrize("choice", ["Add It Back", "Let It Go"])
 def test_a_rename_kept_offline_of_an_activity_deleted_meanwhile_asks_whether_it_comes_back(server, browser, choice):
-    open_trip(browser, server, "Mont Blanc Powder")
-    browser.get(browser.current_url + "?edit=1")
-    field = browser.find_element(By.CSS_SELECTOR, "#activity-list input[data-rename-url]")
-    activity_id = field.get_attribute("data-rename-url").rsplit("/", 1)[1]
-    server.stop()
-    field.send_keys(Keys.CONTROL, "a")
-    field.send_keys("Mine", Keys.ENTER)
-    wait_until(browser, lambda d: "Rename to “Mine”" in d.find_element(By.ID, "pending-note").text)
-    with sqlite3.connect(server.data_dir / "wishlist.sqlite") as database:  # another device, meanwhile
-        database.execute("DELETE FROM Activity WHERE id = ?", (activity_id,))
-
-    server.start()
-    box = wait_until(browser, lambda d: d.find_element(By.CSS_SELECTOR, "dialog.alert"), timeout=20)
+    box, activity_id = rename_offline_while_changed_elsewhere(server, browser, "DELETE FROM Activity WHERE id = ?")
     assert "Deleted elsewhere: “Mine”" in box.text and "Rename to “Mine”" in box.text
     box.find_element(By.XPATH, f".//button[.='{choice}']").click()
     wait_until(browser, lambda d: not d.find_element(By.ID, "pending-note").is_displayed(), timeout=20)
     browser.refresh()
-    names = [e.get_attribute("value") for e in browser.find_elements(By.CSS_SELECTOR, "#activity-list input[data-rename-url]")]
-    assert ("Mine" in names) == (choice == "Add It Back")
+    assert ("Mine" in rename_values(browser)) == (choice == "Add It Back")
     assert f"/activities/{activity_id}" not in browser.page_source
 
 
