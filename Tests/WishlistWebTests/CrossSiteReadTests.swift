@@ -11,7 +11,7 @@ import Testing
     /// a zip of every photo, or showed where a photo was taken.
     static let dataTargets = ["/api/trips", "/api/history?limit=1", "/api/history/stream", "/events?topics=goals-achieved",
                               "/trips/1/photo/large", "/trips/1/thumbnail", "/trips/1/original", "/data/export",
-                              "/places?q=kyoto", "/static/css/app.css"]
+                              "/places?q=kyoto", "/static/css/app.css", "/offline/changes?after=0"]
     static let streams: Set = ["/api/history/stream", "/events?topics=goals-achieved"]
 
     @Test func dataRefusesOtherSites() throws {
