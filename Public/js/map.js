@@ -126,6 +126,11 @@
     svg.addEventListener("click", (event) => {
       if (dragged > 4) event.preventDefault();
     }, true);
+    // A pin for several trips links to their list beside the map; the keyboard goes on from there.
+    svg.addEventListener("click", (event) => {
+      const place = event.target.closest("a")?.getAttribute("href");
+      if (!event.defaultPrevented && place?.startsWith("#")) map.querySelector(place)?.focus({ preventScroll: true });
+    });
   }
 
   const setUpAll = () => document.querySelectorAll(".trip-map").forEach(setUp);

@@ -1,5 +1,6 @@
 import HTTPServer
 import Mustache
+import Places
 import WishlistCore
 import WorldMap
 
@@ -37,12 +38,12 @@ struct MapView: FragmentView {
     var elementID: String { "trip-map" }
 
     var mustacheValue: MustacheValue {
-        let pins = positions.map { position in
-            MapPin(coordinate: position.coordinate, label: label(position),
-                   href: position.tripCount == 1 ? "/trips/\(position.tripID)" : searchURL(position), count: position.tripCount)
+        let places = MapPlace.grouping(positions)
+        let pins = places.map { place in
+            MapPin(coordinate: place.coordinate, label: place.label, href: place.href, count: place.tripCount)
         }
         let drawing = MapDrawing(basemap: .naturalEarth110m, pins: pins)
-        let tripCount = positions.reduce(0) { $0 + $1.tripCount }
+        let tripCount = places.reduce(0) { $0 + $1.tripCount }
         var fields: [String: MustacheValue] = [
             "viewBox": .string(drawing.viewBox),
             "land": .array(drawing.landPaths.map { .string($0) }),
@@ -53,26 +54,62 @@ struct MapView: FragmentView {
                  "href": .string(placed.pin.href), "label": .string(placed.pin.label),
                  "countText": placed.pin.count > 1 ? .string(String(placed.pin.count)) : .null]
             }),
-            "list": .array(pins.prefix(Self.listLimit).map { pin in
-                ["href": .string(pin.href), "label": .string(pin.label)]
-            }),
-            "hasPins": .bool(!pins.isEmpty),
+            "list": .array(places.prefix(Self.listLimit).map(\.listEntry)),
+            "hasPins": .bool(!places.isEmpty),
             "summary": .string(tripCount == 1 ? "1 trip on the map" : "\(tripCount) trips on the map"),
         ]
-        if pins.count > Self.listLimit {
-            fields["listNote"] = .string("The list names the first \(Self.listLimit) of \(pins.count) places; the map shows them all.")
+        if places.count > Self.listLimit {
+            fields["listNote"] = .string("The list names the first \(Self.listLimit) of \(places.count) places; the map shows them all.")
         }
         return object(fields)
     }
+}
 
-    /// "Kyoto trip · Kyoto, Japan", or for a group "12 trips · Kyoto, Japan".
-    private func label(_ position: TripPosition) -> String {
-        let destination = position.destination ?? ""
-        if position.tripCount > 1 { return "\(position.tripCount) trips · \(destination)" }
-        return destination.isEmpty ? position.name : "\(position.name) · \(destination)"
+/// The trips at one position: one pin on the map with their count. Several trips known by name
+/// open as a list beside the map (the pin links to it); a group the query counted without
+/// naming (past `MapQueries.tripPinLimit`) links to a search of its place.
+struct MapPlace {
+    let positions: [TripPosition]
+
+    static func grouping(_ positions: [TripPosition]) -> [MapPlace] {
+        var order: [Coordinate] = []
+        var byCoordinate: [Coordinate: [TripPosition]] = [:]
+        for position in positions {
+            if byCoordinate[position.coordinate] == nil { order.append(position.coordinate) }
+            byCoordinate[position.coordinate, default: []].append(position)
+        }
+        return order.map { MapPlace(positions: byCoordinate[$0]!) }
     }
 
-    private func searchURL(_ position: TripPosition) -> String {
-        "/search?q=\(ShownPages.encoded(position.destination ?? position.name))"
+    var coordinate: Coordinate { positions[0].coordinate }
+    var tripCount: Int { positions.reduce(0) { $0 + $1.tripCount } }
+    private var first: TripPosition { positions[0] }
+    /// Named by its lowest trip id, which a change of dates does not move.
+    private var anchor: String { "place-\(positions.map(\.tripID).min()!)" }
+
+    /// "Kyoto trip · Kyoto, Japan", or for several "12 trips · Kyoto, Japan".
+    var label: String {
+        let destination = first.destination ?? ""
+        if tripCount > 1 { return "\(tripCount) trips · \(destination)" }
+        return destination.isEmpty ? first.name : "\(first.name) · \(destination)"
+    }
+
+    var href: String {
+        if positions.count > 1 { return "#\(anchor)" }
+        return first.tripCount == 1 ? "/trips/\(first.tripID)" : searchURL
+    }
+
+    var listEntry: MustacheValue {
+        var entry: [String: MustacheValue] = ["href": .string(href), "label": .string(label)]
+        if positions.count > 1 {
+            entry["group"] = ["anchor": .string(anchor), "trips": .array(positions.map { position in
+                ["href": .string("/trips/\(position.tripID)"), "name": .string(position.name)]
+            })]
+        }
+        return .object(entry)
+    }
+
+    private var searchURL: String {
+        "/search?q=\(ShownPages.encoded(first.destination ?? first.name))"
     }
 }

@@ -38,13 +38,19 @@ import WishlistCore
         #expect(after.text.contains(#"<span class="destination-name">No destination</span> <span class="count">1 trip</span>"#))
     }
 
-    @Test func theMapDrawsAPinPerPlacedTripAndListsThemAsLinks() throws {
+    @Test func theMapDrawsAPinPerPlaceAndListsItsTrips() throws {
         let fixture = try AppHarness()
         let page = try fixture.client.get("/map")
         #expect(page.status == 200)
         #expect(page.text.contains(#"data-live-topics="map""#))
-        #expect(page.text.components(separatedBy: "<circle ").count - 1 == 12)
+        // Two of the twelve trips are in Santa Cruz: one pin with their count, their list beside it.
+        #expect(page.text.components(separatedBy: "<circle ").count - 1 == 11)
         #expect(page.text.contains("12 trips on the map"))
+        let santaCruz = try [fixture.trip(named: "Cali Coastal Trails"), fixture.trip(named: "Surf Steamer Lane")]
+        let anchor = "place-\(santaCruz.map(\.id).min()!)"
+        #expect(page.text.contains(##"<a href="#\##(anchor)" tabindex="-1"><title>2 trips · \##(Self.santaCruz)</title>"##))
+        #expect(page.text.contains(#"<div class="map-place" id="\#(anchor)" tabindex="-1"><p class="map-place-name">2 trips · \#(Self.santaCruz)</p>"#))
+        for trip in santaCruz { #expect(page.text.contains(#"<li><a href="/trips/\#(trip.id)">\#(trip.name)</a></li>"#)) }
         let kyoto = try fixture.trip(named: "Japan Mystique")
         #expect(page.text.contains(#"<li><a href="/trips/\#(kyoto.id)">Japan Mystique · Kyoto, Japan</a></li>"#))
         // The drawing's pins stay out of the tab order: the list is the way in.
@@ -81,6 +87,6 @@ import WishlistCore
         #expect(fragment["target"] as? String == "trip-map")
         let after = try viewBox(fragment["html"] as? String ?? "")
         #expect(after != before)
-        #expect(((fragment["html"] as? String)?.components(separatedBy: "<circle ").count ?? 0) - 1 == 11)
+        #expect(((fragment["html"] as? String)?.components(separatedBy: "<circle ").count ?? 0) - 1 == 10)
     }
 }
