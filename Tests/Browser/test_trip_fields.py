@@ -67,8 +67,10 @@ def test_a_trip_is_created_by_typing_kyoto_and_picking_kyoto_japan_with_dates(se
     kyoto = browser.find_element(By.XPATH, "//section[contains(@class, 'destination')][.//*[contains(@class, 'destination-name')][.='Kyoto, Japan']]")
     assert "Temples at Dawn" in kyoto.text and "Japan Mystique" in kyoto.text
     browser.get(server.url + "/map")
-    pin = browser.find_element(By.XPATH, "//*[contains(@class, 'map-list')]//a[contains(., 'Temples at Dawn')]")
-    assert "Kyoto, Japan" in pin.text and pin.get_attribute("href") == trip_url
+    # Two trips in Kyoto now: one pin, its list naming both.
+    place = browser.find_element(By.XPATH, "//*[contains(@class, 'map-place')][.//a[.='Temples at Dawn']]")
+    assert "2 trips · Kyoto, Japan" in place.text and "Japan Mystique" in place.text
+    assert place.find_element(By.LINK_TEXT, "Temples at Dawn").get_attribute("href") == trip_url
     browser.get(trip_url)
     # Typing after a pick makes the destination free text again.
     browser.get(browser.current_url + "?edit=1")
