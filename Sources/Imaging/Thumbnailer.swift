@@ -33,6 +33,8 @@ public struct ImageInfo: Sendable, Equatable {
     public let orientation: Int
     /// The memory decoding it is estimated to hold at once (`DecodeCost`).
     public let decodeBytes: Int
+    /// When it was taken by the camera's clock ("2019-06-01T12:00:00"), if the file says.
+    public var dateTaken: String? = nil
 
     /// Dimensions as the picture is meant to be seen: orientations 5–8 turn it a quarter.
     public var uprightWidth: Int { orientation >= 5 ? height : width }
@@ -82,7 +84,7 @@ public struct Thumbnailer: Sendable {
             throw ImagingError.needsTooMuchMemory(bytes: decodeBytes, limit: limits.maxDecodeBytes)
         }
         return ImageInfo(path: path, format: format, width: header.width, height: header.height,
-                         orientation: header.orientation, decodeBytes: decodeBytes)
+                         orientation: header.orientation, decodeBytes: decodeBytes, dateTaken: header.dateTaken)
     }
 
     /// A small upright picture whose longer side is at most `maxSide` (never enlarged).

@@ -35,6 +35,16 @@ final class VipsImageRef {
     /// Frames of an animation (GIF, WebP, HEIF sequence), 1 for a still picture.
     var pageCount: Int { Int(vips_image_get_n_pages(pointer)) }
 
+    /// When the picture was taken, as the camera's clock said (EXIF DateTimeOriginal, no zone):
+    /// "2019-06-01T12:00:00", or nil when absent or not a date.
+    var dateTaken: String? {
+        var value: UnsafePointer<CChar>?
+        let name = "exif-ifd2-DateTimeOriginal"
+        guard vips_image_get_typeof(pointer, name) != 0, vips_image_get_string(pointer, name, &value) == 0,
+              let value else { return nil }
+        return CameraDate.fromEXIF(String(cString: value))
+    }
+
     private func integerField(_ name: String) -> Int32? {
         var value: Int32 = 0
         guard vips_image_get_typeof(pointer, name) != 0, vips_image_get_int(pointer, name, &value) == 0 else { return nil }

@@ -66,24 +66,26 @@ struct APIWriteRoutes {
         return name
     }
 
-    /// The photo as the raw body (any image type; the bytes decide, as for uploads) or as the
+    /// The trip's new cover (the old one stays in its gallery), as the raw body (any image type; the bytes decide, as for uploads) or as the
     /// `photo` part of a multipart form (then it is decoded on the upload queue).
     private func attachPhoto(_ request: Request) throws -> Response {
         let id = try RecordID(request.parameters["id"], entity: "trip").value
-        let current = try trip(id)
-        let draft = TripDraft(name: current.name, subtitle: current.subtitle, collection: current.collection)
-        let author = Self.author(of: request)
-        if let path = PhotoRoutes.uploadedPhotoPath(request) {
-            try app.store.updateTrip(id: id, draft: draft, photoAt: path, author: author)
-        } else {
-            guard !request.body.isEmpty else {
-                throw HTTPError(.badRequest, "Send the photo as the request body, or as the “photo” part of a multipart form.")
-            }
-            let file = TemporaryFile(try DataFolder.uploads(besideDatabaseAt: app.store.database.path).appendingPathComponent(UUID().uuidString))
-            try Data(request.body).write(to: file.url)
-            try app.store.updateTrip(id: id, draft: draft, photoAt: file.url.path, author: author)
+        try Self.withUploadedPhoto(request, in: app.store) { path in
+            try app.store.addCover(tripID: id, at: path, author: Self.author(of: request))
         }
         return try .json(TripJSON(try trip(id)))
+    }
+
+    /// Runs `body` with the path of the photo `request` sent: the `photo` part of a multipart form
+    /// (decoded on the upload queue), or the raw body, written to a temporary file for the call.
+    static func withUploadedPhoto<Value>(_ request: Request, in store: WishlistStore, _ body: (String) throws -> Value) throws -> Value {
+        if let path = PhotoRoutes.uploadedPhotoPath(request) { return try body(path) }
+        guard !request.body.isEmpty else {
+            throw HTTPError(.badRequest, "Send the photo as the request body, or as the “photo” part of a multipart form.")
+        }
+        let file = TemporaryFile(try DataFolder.uploads(besideDatabaseAt: store.database.path).appendingPathComponent(UUID().uuidString))
+        try Data(request.body).write(to: file.url)
+        return try withExtendedLifetime(file) { try body(file.url.path) }
     }
 
     private func trip(_ id: Trip.ID) throws -> Trip {

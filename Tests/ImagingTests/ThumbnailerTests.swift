@@ -29,6 +29,17 @@ import Testing
         #expect(image.orientation == 1)
     }
 
+    @Test func theDateTakenIsReadFromTheCamerasEXIF() throws {
+        let dated = try fixtures.withFields(fixtures.markedImage(width: 60, height: 40), integers: [:],
+                                            strings: ["exif-ifd2-DateTimeOriginal": "2019:06:01 12:34:56"])
+        #expect(try thumbnailer.inspect(path: fixtures.save(dated, as: "dated.jpg")).dateTaken == "2019-06-01T12:34:56")
+        let undated = try fixtures.save(fixtures.markedImage(width: 60, height: 40), as: "undated.jpg")
+        #expect(try thumbnailer.inspect(path: undated).dateTaken == nil)
+        let unset = try fixtures.withFields(fixtures.markedImage(width: 60, height: 40), integers: [:],
+                                            strings: ["exif-ifd2-DateTimeOriginal": "    :  :     :  :  "])
+        #expect(try thumbnailer.inspect(path: fixtures.save(unset, as: "unset.jpg")).dateTaken == nil)
+    }
+
     @Test(arguments: ["marked.png", "marked.webp", "marked.heic", "marked.gif"])
     func everyAcceptedFormatThumbnails(name: String) throws {
         let path = try fixtures.save(fixtures.markedImage(width: 300, height: 200), as: name)

@@ -87,7 +87,7 @@ import Testing
         let exported = URL(fileURLWithPath: source.directory.path + "/export.json")
         try WishlistArchive(store: source.store).export(to: exported)
         let document = try String(contentsOf: exported, encoding: .utf8)
-        #expect(document.contains(#""formatVersion":4"#))
+        #expect(document.contains(#""formatVersion":5"#))
         #expect(document.contains(#""destination":{"latitude":\#(kyoto.coordinate.latitude),"longitude":\#(kyoto.coordinate.longitude),"name":"Kyoto, Japan","place":{"#))
         #expect(document.contains(#""endDate":"2027-04-06","id":13,"name":"Temples""#))
 
@@ -138,8 +138,8 @@ import Testing
         let trip = #"{"name": "Trip", "collection": "summerVibes"}"#
         #expect(try problem(#"{"formatVersion": 1}"#) == "trips: is missing")
         #expect(try problem(#"{"trips": []}"#) == "formatVersion: is missing")
-        #expect(try problem(#"{"formatVersion": 5, "trips": []}"#)
-                == "formatVersion: is 5, but this app reads versions 1 to 4; use a newer app")
+        #expect(try problem(#"{"formatVersion": 6, "trips": []}"#)
+                == "formatVersion: is 6, but this app reads versions 1 to 5; use a newer app")
         #expect(try problem(#"{"formatVersion": 4, "trips": [{"id": 0, "name": "T", "collection": "summerVibes"}]}"#)
                 == "trips[0].id: must be a whole number from 1")
         #expect(try problem(#"{"formatVersion": 4, "trips": [{"id": 7, "name": "T", "collection": "summerVibes"}, \#(trip), {"id": 7, "name": "U", "collection": "summerVibes"}]}"#)

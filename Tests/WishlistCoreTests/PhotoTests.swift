@@ -127,7 +127,7 @@ import TestSupport
         #expect(try fixtures.renditionFiles(test.store).count == DisplaySize.allCases.count, "both sizes made at once")
     }
 
-    @Test func deletingOrReplacingRemovesFilesNoLongerReferenced() throws {
+    @Test func aNewCoverKeepsTheOldPhotoAndDeletingRemovesFilesNoLongerReferenced() throws {
         let first = try fixtures.write(fixtures.photo(width: 800, height: 600, seed: 1), as: "first.jpg")
         let second = try fixtures.write(fixtures.photo(width: 800, height: 600, seed: 2), as: "second.jpg")
         let id = try store.addTrip(draft, photoAt: first)
@@ -135,10 +135,17 @@ import TestSupport
         let renditionsBefore = try fixtures.renditionFiles(store)
 
         try store.updateTrip(id: id, draft: draft, photoAt: second)
-        #expect(try fixtures.renditionFiles(store).count == renditionsBefore.count, "the first photo's renditions went, the second's came")
-        #expect(try fixtures.renditionFiles(store).filter { $0.hasPrefix(firstName.prefix(64)) }.isEmpty)
         let secondName = try #require(try store.photoFile(tripID: id)).fileName
-        #expect(secondName != firstName)
+        #expect(secondName != firstName, "the new photo is the cover")
+        let gallery = try store.fetch(.gallery(tripID: id))
+        #expect(gallery.count == 2 && store.photos.contains(firstName), "the old one stays in the gallery, second")
+        #expect(try fixtures.renditionFiles(store).count == renditionsBefore.count + DisplaySize.allCases.count)
+
+        try store.deletePhoto(id: gallery[1].id)
+        #expect(store.photos.contains(firstName), "kept while the delete can be undone")
+        try letGoOfDeletions()
+        #expect(try fixtures.renditionFiles(store).count == renditionsBefore.count, "the first photo's renditions went")
+        #expect(try fixtures.renditionFiles(store).filter { $0.hasPrefix(firstName.prefix(64)) }.isEmpty)
         #expect(!store.photos.contains(firstName) && store.photos.contains(secondName))
         #expect(try store.database.read { try $0.fetchScalar(Int.self, "SELECT count(*) FROM TripImage WHERE file_name = ?", [firstName]) } == 0)
 

@@ -94,7 +94,7 @@ import TestSupport
         let test = try TestStore()
         let seed = try test.store.database.fetchHistory(after: 0)
         #expect(seed.map(\.author) == ["seed"])
-        #expect(Set(seed[0].changes.map(\.entity)) == ["Trip", "TripImage", "Activity", "Goal", "Preference"])
+        #expect(Set(seed[0].changes.map(\.entity)) == ["Trip", "TripImage", "Photo", "Activity", "Goal", "Preference"])
 
         let token = try test.store.database.latestHistoryToken()
         let trip = try #require(try test.store.recentTrips(limit: 1).first)

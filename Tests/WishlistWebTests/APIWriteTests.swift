@@ -113,13 +113,18 @@ import WishlistCore
 
     @Test func aPhotoIsAttachedAsTheRawBodyAndReadBack() throws {
         let id = try harness.trip(named: "Cali Coastal Trails").id
+        let before = try #require(try harness.store.trip(id: id))
+        #expect(before.destination != nil && before.startDate != nil)
         let jpeg = try ImageGenerator.gradientJPEG(width: 800, height: 500, colors: [
             RGBColor(red: 90, green: 150, blue: 220), RGBColor(red: 250, green: 200, blue: 150)], seed: 9)
         let reply = try harness.client.send("PUT", "/api/trips/\(id)/photo",
                                             headers: ["Authorization": "Bearer \(secret)", "Content-Type": "image/jpeg"], body: jpeg)
         #expect(reply.status == 200)
         let version = try #require(try reply.json()["photoVersion"] as? String)
-        #expect(try harness.store.trip(id: id)?.photo?.version == version)
+        let after = try #require(try harness.store.trip(id: id))
+        #expect(after.photo?.version == version)
+        #expect(after.destination == before.destination && after.startDate == before.startDate && after.endDate == before.endDate,
+                "a new photo changes nothing else of the trip")
         let original = try send("GET", "/api/trips/\(id)/photo")
         #expect(original.status == 200 && original.body == jpeg)
         #expect(try newestAuthor() == "token:sync")

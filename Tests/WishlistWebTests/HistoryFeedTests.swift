@@ -98,7 +98,7 @@ import WishlistCore
         #expect(recorded.isSuperset(of: ["Trip", "Activity", "Goal", "Preference"]))
         #expect(recorded.isSubset(of: server.store.database.historyEntities))
         // The entities docs/HISTORY-FEED.md names; derived data (TripCollectionCount, the search indexes) is not history.
-        #expect(server.store.database.historyEntities == ["Trip", "Activity", "TripImage", "Goal", "Preference"])
+        #expect(server.store.database.historyEntities == ["Trip", "Activity", "Photo", "TripImage", "Goal", "Preference"])
     }
 
     static func expectBadRequest(_ target: String, _ server: AppHarness, headers: [String: String] = [:]) throws {

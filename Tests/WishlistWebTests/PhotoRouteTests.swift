@@ -101,7 +101,7 @@ import TestSupport
         #expect(try site.store.recentTrips(limit: 20).count == 12)
     }
 
-    @Test func editFormReplacesThePhotoAndTheOldFileGoes() throws {
+    @Test func editFormMakesTheNewPhotoTheCoverAndKeepsTheOldInTheGallery() throws {
         let trip = try #require(try site.store.recentTrips(limit: 1).first)
         let oldFile = try #require(try site.store.photoFile(tripID: trip.id)).fileName
         let edit = try site.get("/trips/\(trip.id)?edit=1").text
@@ -113,7 +113,8 @@ import TestSupport
 
         let replaced = try #require(try site.store.trip(id: trip.id)?.photo)
         #expect(replaced.version != trip.photo?.version)
-        #expect(!site.store.photos.contains(oldFile))
+        #expect(site.store.photos.contains(oldFile), "nothing lost: the old photo is second in the gallery")
+        #expect(try site.store.fetch(.gallery(tripID: trip.id)).map(\.summary.version) == [replaced.version, trip.photo?.version])
         #expect(try site.get("/trips/\(trip.id)/thumbnail?v=\(replaced.version)").status == 200)
     }
 

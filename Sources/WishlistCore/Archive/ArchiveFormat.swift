@@ -6,9 +6,10 @@ import Imaging
 /// path; optional fields let scripts write only what they know.
 struct Archive: Codable {
     static let formatName = "wishlist-archive"
-    /// 2 added trips' photos, 3 their destinations and dates, 4 their ids; older documents still
-    /// import (their trips keep matching photos, have no destination, and get new ids).
-    static let currentVersion = 4
+    /// 2 added trips' photos, 3 their destinations and dates, 4 their ids, 5 their galleries;
+    /// older documents still import (their trips keep matching photos, have no destination, get
+    /// new ids, and their one photo becomes the gallery).
+    static let currentVersion = 5
 
     var format: String? = Archive.formatName
     var formatVersion: Int
@@ -99,14 +100,40 @@ struct ArchiveGoal: Codable, Equatable {
     }
 }
 
-/// A trip's photo in a document. A key left out keeps the photo of the matching current trip, so
-/// documents written by scripts never drop photos (docs/EXPORT-FORMAT.md, "What import does").
-enum ArchivePhoto: Equatable {
+/// A trip's photos in a document. Left out (no `photos`, no `photo`), the trip keeps the gallery
+/// of the matching current trip, so documents written by scripts never drop photos
+/// (docs/EXPORT-FORMAT.md, "What import does").
+enum ArchivePhotos: Equatable {
     case keepMatching
-    case none
+    /// In order, the first the cover; empty for none.
+    case gallery([ArchiveGalleryPhoto])
+}
+
+/// One photo of a gallery in a document.
+struct ArchiveGalleryPhoto: Codable, Equatable {
     /// A stored-file name, `<sha256>.<extension>`: `photos/<name>` in a zip archive, or a photo
     /// already in the photo library for a plain document.
-    case file(String)
+    var file: String
+    var caption: String?
+    /// When the camera took it, "2019-06-01T12:00:00" (its clock, no zone).
+    var dateTaken: String?
+
+    init(file: String, caption: String? = nil, dateTaken: String? = nil) {
+        self.file = file
+        self.caption = caption
+        self.dateTaken = dateTaken
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        file = try container.decodePhotoFile(forKey: .file)
+        caption = try container.decodeOptionalText(forKey: .caption)
+        dateTaken = try container.decodeIfPresent(String.self, forKey: .dateTaken)
+        if let dateTaken, !CameraDate.isValid(dateTaken) {
+            throw DecodingError.dataCorruptedError(forKey: .dateTaken, in: container,
+                                                   debugDescription: "must be a date and time like \"2019-06-01T12:00:00\"")
+        }
+    }
 }
 
 struct ArchiveTrip: Codable, Equatable {
@@ -117,31 +144,35 @@ struct ArchiveTrip: Codable, Equatable {
     var collection: TripCollection
     /// Missing: the time of the import.
     var creationDate: Date?
-    var photo: ArchivePhoto
+    var photos: ArchivePhotos
     var activities: [ArchiveActivity]
     var destination: ArchiveDestination?
     var startDate: CalendarDate?
     /// On or after `startDate`.
     var endDate: CalendarDate?
 
-    /// The stored-file name of the photo this trip names, if it names one.
-    var photoFile: String? {
-        if case .file(let name) = photo { name } else { nil }
+    /// Whether the document named the photo the way of versions before 5 (`photo`: one file).
+    private var namedOnePhoto = false
+
+    /// The photo files this trip names, each with where it is named ("photos[2].file").
+    var namedPhotoFiles: [(location: String, file: String)] {
+        guard case .gallery(let gallery) = photos else { return [] }
+        return gallery.enumerated().map { (namedOnePhoto ? "photo" : "photos[\($0.offset)].file", $0.element.file) }
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, subtitle, collection, creationDate, photo, activities, destination, startDate, endDate
+        case id, name, subtitle, collection, creationDate, photo, photos, activities, destination, startDate, endDate
     }
 
     init(id: Int64? = nil, name: String, subtitle: String?, collection: TripCollection, creationDate: Date,
-         photo: ArchivePhoto = .keepMatching, activities: [ArchiveActivity],
+         photos: ArchivePhotos = .keepMatching, activities: [ArchiveActivity],
          destination: TripDestination? = nil, startDate: CalendarDate? = nil, endDate: CalendarDate? = nil) {
         self.id = id
         self.name = name
         self.subtitle = subtitle
         self.collection = collection
         self.creationDate = creationDate
-        self.photo = photo
+        self.photos = photos
         self.activities = activities
         self.destination = destination.map(ArchiveDestination.init)
         self.startDate = startDate
@@ -168,17 +199,19 @@ struct ArchiveTrip: Codable, Equatable {
         }
         self.collection = collection
         creationDate = try container.decodeIfPresent(Date.self, forKey: .creationDate)
-        if !container.contains(.photo) {
-            photo = .keepMatching
-        } else if try container.decodeNil(forKey: .photo) {
-            photo = .none
-        } else {
-            let file = try container.decode(String.self, forKey: .photo)
-            guard ImageStore.isValidName(file) else {
+        if container.contains(.photos) {
+            if container.contains(.photo) {
                 throw DecodingError.dataCorruptedError(forKey: .photo, in: container,
-                    debugDescription: "must be null or a photo file name: 64 lowercase hex digits of its SHA-256, a dot and jpg, png, webp, gif or heic")
+                    debugDescription: "cannot be given with photos: photos lists every photo, the first the cover")
             }
-            photo = .file(file)
+            photos = .gallery(try container.decode([ArchiveGalleryPhoto].self, forKey: .photos))
+        } else if !container.contains(.photo) {
+            photos = .keepMatching
+        } else if try container.decodeNil(forKey: .photo) {
+            photos = .gallery([])
+        } else {
+            photos = .gallery([ArchiveGalleryPhoto(file: try container.decodePhotoFile(forKey: .photo, orNull: true))])
+            namedOnePhoto = true
         }
         activities = try container.decodeIfPresent([ArchiveActivity].self, forKey: .activities) ?? []
         destination = try container.decodeIfPresent(ArchiveDestination.self, forKey: .destination)
@@ -197,11 +230,7 @@ struct ArchiveTrip: Codable, Equatable {
         try container.encodeIfPresent(subtitle, forKey: .subtitle)
         try container.encode(collection, forKey: .collection)
         try container.encodeIfPresent(creationDate, forKey: .creationDate)
-        switch photo {
-        case .keepMatching: break
-        case .none: try container.encodeNil(forKey: .photo)
-        case .file(let name): try container.encode(name, forKey: .photo)
-        }
+        if case .gallery(let gallery) = photos { try container.encode(gallery, forKey: .photos) }
         try container.encode(activities, forKey: .activities)
         try container.encodeIfPresent(destination, forKey: .destination)
         try container.encodeIfPresent(startDate, forKey: .startDate)
@@ -239,7 +268,17 @@ extension KeyedDecodingContainer {
         try validated(try decode(String.self, forKey: key), forKey: key)
     }
 
-    /// A subtitle: missing, null or blank is nil.
+    /// A stored-file name of a photo.
+    fileprivate func decodePhotoFile(forKey key: Key, orNull: Bool = false) throws -> String {
+        let file = try decode(String.self, forKey: key)
+        guard ImageStore.isValidName(file) else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: (orNull ? "must be null or " : "must be ")
+                + "a photo file name: 64 lowercase hex digits of its SHA-256, a dot and jpg, png, webp, gif or heic")
+        }
+        return file
+    }
+
+    /// A subtitle or caption: missing, null or blank is nil.
     fileprivate func decodeOptionalText(forKey key: Key) throws -> String? {
         guard let text = try decodeIfPresent(String.self, forKey: key), !text.allSatisfy(\.isWhitespace) else { return nil }
         return try validated(text, forKey: key)

@@ -3,8 +3,9 @@ import Persistence
 
 /// The rows of an import, inside its transaction with the triggers set aside: the new trips are
 /// inserted beside the current ones, with the archive's ids where it gives them (the current
-/// trips first move past them), take their photos (from the archive, or carried over from the
-/// current trip they match), and then the current trips and the images nothing shows go.
+/// trips first move past them, their photos with them), take their galleries (from the archive,
+/// or carried over from the current trips), and then the current trips and the images nothing
+/// shows go.
 struct ArchiveImporter {
     let connection: Connection
     /// Dates the trips that the document leaves undated.
@@ -30,10 +31,10 @@ struct ArchiveImporter {
         }
     }
 
-    /// The current trips: by key, and the first trip showing each photo file.
+    /// The current trips: by key, and the first photo showing each file.
     private struct CurrentTrips {
         var byKey: [TripKey: (id: Int64, hasPhoto: Bool)] = [:]
-        var byPhotoFile: [String: Int64] = [:]
+        var photoByFile: [String: Int64] = [:]
         /// The current trips' ids are within these (none when first > last).
         var firstID: Int64 = 1
         var lastID: Int64 = 0
@@ -42,7 +43,6 @@ struct ArchiveImporter {
         mutating func shift(by offset: Int64, on connection: Connection) throws {
             try connection.execute("UPDATE Trip SET id = id + ?", [offset])
             byKey = byKey.mapValues { (id: $0.id + offset, hasPhoto: $0.hasPhoto) }
-            byPhotoFile = byPhotoFile.mapValues { $0 + offset }
             (firstID, lastID) = (firstID + offset, lastID + offset)
         }
     }
@@ -66,22 +66,25 @@ struct ArchiveImporter {
             }
             let tripID = try insert(trip, importTime: importTime)
             let key = keys.key(name: trip.name, collection: trip.collection.rawValue)
-            switch trip.photo {
-            case .none:
-                break
-            case .file(let name):
-                if let stored = photos[name] {
-                    try PhotoRows.attach(stored, toTrip: tripID, on: connection)
-                    summary.photosFromArchive += 1
-                } else if let source = current.byPhotoFile[name] {
-                    try PhotoRows.copyPhoto(fromTrip: source, toTrip: tripID, on: connection)
-                    summary.photosKept += 1
-                } else {
-                    throw ArchiveError(location: "trips[\(index)].photo", message: "is not in the photo library; import the zip archive that carries it")
+            switch trip.photos {
+            case .gallery(let gallery):
+                for (offset, photo) in gallery.enumerated() {
+                    if let stored = photos[photo.file] {
+                        try PhotoRows.add(stored, toTrip: tripID, .last, caption: photo.caption ?? "", dateTaken: photo.dateTaken,
+                                          on: connection)
+                        summary.photosFromArchive += 1
+                    } else if let source = current.photoByFile[photo.file] {
+                        try PhotoRows.copy(photoID: source, toTrip: tripID, caption: photo.caption ?? "", dateTaken: photo.dateTaken,
+                                           on: connection)
+                        summary.photosKept += 1
+                    } else {
+                        throw ArchiveError(location: "trips[\(index)].photos[\(offset)].file",
+                                           message: "is not in the photo library; import the zip archive that carries it")
+                    }
                 }
             case .keepMatching:
                 guard let match = current.byKey[key], match.hasPhoto else { break }
-                try PhotoRows.copyPhoto(fromTrip: match.id, toTrip: tripID, on: connection)
+                try PhotoRows.copyGallery(fromTrip: match.id, toTrip: tripID, on: connection)
                 summary.photosKept += 1
             }
             done += 1 + trip.activities.count
@@ -96,15 +99,16 @@ struct ArchiveImporter {
     private func currentTrips() throws -> CurrentTrips {
         var current = CurrentTrips()
         var keys = KeyCounter()
-        for row in try connection.fetchAll("""
-            SELECT Trip.id, name, collection, TripImage.file_name FROM Trip
-            LEFT JOIN TripImage ON TripImage.id = Trip.image_id ORDER BY Trip.id
-            """) {
+        for row in try connection.fetchAll("SELECT id, name, collection, image_id FROM Trip ORDER BY id") {
             let id: Int64 = row["id"]
-            let file: String? = row["file_name"]
-            current.byKey[keys.key(name: row["name"], collection: row["collection"])] = (id, file != nil)
-            if let file, current.byPhotoFile[file] == nil { current.byPhotoFile[file] = id }
+            let cover: Int64? = row["image_id"]
+            current.byKey[keys.key(name: row["name"], collection: row["collection"])] = (id, cover != nil)
             current.lastID = id
+        }
+        for row in try connection.fetchAll("""
+            SELECT Photo.id, file_name FROM Photo JOIN TripImage ON TripImage.id = image_id ORDER BY Photo.id
+            """) where current.photoByFile[row["file_name"]] == nil {
+            current.photoByFile[row["file_name"]] = row["id"]
         }
         return current
     }

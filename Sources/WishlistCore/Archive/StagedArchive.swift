@@ -49,7 +49,7 @@ public final class StagedArchive: @unchecked Sendable {
             let (documentFile, photoSizes) = try extractDocument(url, into: staging, limits: limits)
             let document = try WishlistArchive.read(documentFile)
             try checkReferences(in: document) { photoSizes[$0] == nil ? "names \(photoFolder)\($0), which is not in the archive" : nil }
-            let named = Set(document.trips.compactMap(\.photoFile))
+            let named = Set(document.trips.flatMap { $0.namedPhotoFiles.map(\.file) })
             try checkFreeSpace(for: named.reduce(0) { $0 + photoSizes[$1, default: 0] }, at: staging)
             let staged = try extractPhotos(named, from: url, into: staging, limits: limits)
             return (document, try prepare(staged, namedBy: document, with: library))
@@ -150,7 +150,7 @@ public final class StagedArchive: @unchecked Sendable {
     /// the type its name says, within the library's limits.
     private static func prepare(_ staged: ImageStore, namedBy document: Archive, with library: PhotoLibrary) throws -> [String: PreparedPhoto] {
         var prepared: [String: PreparedPhoto] = [:]
-        for name in document.trips.compactMap(\.photoFile) where prepared[name] == nil {
+        for name in document.trips.flatMap({ $0.namedPhotoFiles.map(\.file) }) where prepared[name] == nil {
             let location = photoFolder + name
             do {
                 let photo = try library.prepare(fileAt: try staged.url(for: name).path)
@@ -168,8 +168,10 @@ public final class StagedArchive: @unchecked Sendable {
     /// Throws for the first trip whose photo file `problem` finds fault with.
     private static func checkReferences(in document: Archive, _ problem: (String) throws -> String?) throws {
         for (index, trip) in document.trips.enumerated() {
-            guard let name = trip.photoFile, let message = try problem(name) else { continue }
-            throw ArchiveError(location: "trips[\(index)].photo", message: message)
+            for (location, name) in trip.namedPhotoFiles {
+                guard let message = try problem(name) else { continue }
+                throw ArchiveError(location: "trips[\(index)].\(location)", message: message)
+            }
         }
     }
 }

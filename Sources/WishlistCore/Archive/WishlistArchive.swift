@@ -86,7 +86,7 @@ public struct WishlistArchive: Sendable {
             try ArchiveExporter.forEachBatch(on: connection) { trips in
                 for trip in trips {
                     try writer.write(trip)
-                    if case .file(let name) = trip.photo { photoNames.insert(name) }
+                    photoNames.formUnion(trip.namedPhotoFiles.map(\.file))
                     done += 1 + trip.activities.count
                 }
                 progress(ArchiveProgress(itemsDone: done, itemsTotal: total))

@@ -4,7 +4,7 @@ import Foundation
 /// (`WishlistStore.undoDeletion`).
 public struct Deletion: Sendable, Hashable, Identifiable {
     public enum Kind: String, Sendable {
-        case trip, activity
+        case trip, activity, photo
     }
 
     public let id: Int64

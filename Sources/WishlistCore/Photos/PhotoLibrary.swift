@@ -32,6 +32,8 @@ struct PreparedPhoto: Sendable {
     let thumbnail: EncodedImage
     /// One per `DisplaySize`, in its order: what pages show instead of the original.
     let renditions: [EncodedImage]
+    /// When the camera took it ("2019-06-01T12:00:00"), if the file says.
+    var dateTaken: String? = nil
 
     /// The size of the picture the trip page shows (the largest rendition).
     var displayWidth: Int { renditions[0].width }
@@ -106,7 +108,8 @@ public final class PhotoLibrary: Sendable {
             let thumbnail = try thumbnailer.makeThumbnail(
                 of: info, maxSide: Self.thumbnailSide, format: Self.thumbnailFormat, quality: Self.thumbnailQuality)
             return PreparedPhoto(original: .file(path: path), format: info.format, width: info.uprightWidth,
-                                 height: info.uprightHeight, thumbnail: thumbnail, renditions: try makeRenditions(of: info))
+                                 height: info.uprightHeight, thumbnail: thumbnail, renditions: try makeRenditions(of: info),
+                                 dateTaken: info.dateTaken)
         }
     }
 

@@ -1,19 +1,74 @@
 import Persistence
 
-/// The SQL behind trip photos: attaching a stored photo to a trip and finding the files a
-/// change lets go of.
+/// The SQL behind trips' galleries: adding a stored photo to a trip, copying photos between
+/// trips (an import), and finding the files nothing shows any more. The trip row's cover columns
+/// follow the gallery by trigger (`Schema.coverFromGallery`).
 enum PhotoRows {
-    /// Points the trip at the photo's TripImage row (the existing one when the same picture is
-    /// already stored) and puts the thumbnail, sizes and version on the trip row.
-    static func attach(_ photo: StoredPhoto, toTrip tripID: Int64, on connection: Connection) throws {
+    /// Where a photo added to a gallery goes: first (the new cover) or after the others.
+    enum Place {
+        case first, last
+    }
+
+    /// Adds the photo to the trip's gallery and returns its Photo id. A picture the gallery
+    /// already shows is not added twice: put `.first` it moves to the front, `.last` stays.
+    @discardableResult
+    static func add(_ photo: StoredPhoto, toTrip tripID: Int64, _ place: Place, caption: String = "",
+                    dateTaken: String? = nil, on connection: Connection) throws -> Int64 {
         let imageID = try imageID(for: photo, on: connection)
+        if let existing = try connection.fetchScalar(Int64.self, "SELECT id FROM Photo WHERE trip_id = ? AND image_id = ?",
+                                                     [tripID, imageID]) {
+            if place == .first { try move(photoID: existing, toIndex: 0, on: connection) }
+            return existing
+        }
         let prepared = photo.prepared
         try connection.execute("""
-            UPDATE Trip SET thumbnail = ?, thumbnail_format = ?, thumbnail_width = ?, thumbnail_height = ?,
-                photo_version = ?, photo_width = ?, photo_height = ?, image_id = ?
-            WHERE id = ?
-            """, [prepared.thumbnail.bytes, prepared.thumbnail.format.rawValue, prepared.thumbnail.width,
-                  prepared.thumbnail.height, photo.version, prepared.displayWidth, prepared.displayHeight, imageID, tripID])
+            INSERT INTO Photo (trip_id, image_id, position, caption, taken_at, thumbnail, thumbnail_format, thumbnail_width,
+                               thumbnail_height, version, width, height)
+            VALUES (?1, ?2, \(position(place)), ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+            """, [tripID, imageID, caption, dateTaken ?? prepared.dateTaken, prepared.thumbnail.bytes,
+                  prepared.thumbnail.format.rawValue, prepared.thumbnail.width, prepared.thumbnail.height, photo.version,
+                  prepared.displayWidth, prepared.displayHeight])
+        return connection.lastInsertedRowID
+    }
+
+    /// Adds to `tripID` the photo `photoID` (of another trip), as it is, with the caption and
+    /// date given; the same picture already there is not added twice.
+    static func copy(photoID: Int64, toTrip tripID: Int64, caption: String, dateTaken: String?, on connection: Connection) throws {
+        try connection.execute("""
+            INSERT OR IGNORE INTO Photo (trip_id, image_id, position, caption, taken_at, thumbnail, thumbnail_format,
+                                         thumbnail_width, thumbnail_height, version, width, height)
+            SELECT ?1, image_id, \(position(.last)), ?3, ?4, thumbnail, thumbnail_format, thumbnail_width, thumbnail_height,
+                   version, width, height
+            FROM Photo WHERE id = ?2
+            """, [tripID, photoID, caption, dateTaken])
+    }
+
+    /// Gives `tripID` every photo `sourceTripID` shows, in its order, with their captions.
+    static func copyGallery(fromTrip sourceTripID: Int64, toTrip tripID: Int64, on connection: Connection) throws {
+        try connection.execute("""
+            INSERT OR IGNORE INTO Photo (trip_id, \(Schema.galleryColumns))
+            SELECT ?1, \(Schema.galleryColumns) FROM Photo WHERE trip_id = ?2
+            ORDER BY position, id
+            """, [tripID, sourceTripID])
+    }
+
+    /// Puts the photo at `index` (0 is the cover) in its trip's order, numbering them again.
+    static func move(photoID: Int64, toIndex index: Int, on connection: Connection) throws {
+        guard let tripID = try connection.fetchScalar(Int64.self, "SELECT trip_id FROM Photo WHERE id = ?", [photoID]) else {
+            throw WishlistError.notFound(entity: "photo", id: photoID)
+        }
+        var order = try connection.fetchAll("SELECT id FROM Photo WHERE trip_id = ? ORDER BY position, id", [tripID])
+            .map { $0["id"] as Int64 }
+        order.removeAll { $0 == photoID }
+        order.insert(photoID, at: min(max(index, 0), order.count))
+        for (position, id) in order.enumerated() {
+            try connection.execute("UPDATE Photo SET position = ? WHERE id = ? AND position IS NOT ?", [position, id, position])
+        }
+    }
+
+    private static func position(_ place: Place) -> String {
+        let edge = place == .first ? "min(position) - 1" : "max(position) + 1"
+        return "(SELECT coalesce(\(edge), 0) FROM Photo WHERE trip_id = ?1)"
     }
 
     private static func imageID(for photo: StoredPhoto, on connection: Connection) throws -> Int64 {
@@ -28,36 +83,13 @@ enum PhotoRows {
         return connection.lastInsertedRowID
     }
 
-    /// Gives `tripID` the photo `sourceTripID` shows (its image row, thumbnail and sizes).
-    static func copyPhoto(fromTrip sourceTripID: Int64, toTrip tripID: Int64, on connection: Connection) throws {
-        try connection.execute("""
-            UPDATE Trip SET (thumbnail, thumbnail_format, thumbnail_width, thumbnail_height,
-                             photo_version, photo_width, photo_height, image_id) =
-                (SELECT thumbnail, thumbnail_format, thumbnail_width, thumbnail_height,
-                        photo_version, photo_width, photo_height, image_id FROM Trip WHERE id = ?2)
-            WHERE id = ?1
-            """, [tripID, sourceTripID])
-    }
-
-    /// Deletes the image rows no trip shows (when triggers are set aside, as in an import);
+    /// Deletes the image rows no photo shows (when triggers are set aside, as in an import);
     /// returns their files and how many originals they were.
     static func deleteUnusedImages(on connection: Connection) throws -> (files: [String], originals: Int) {
-        let unused = "SELECT id FROM TripImage WHERE id NOT IN (SELECT image_id FROM Trip WHERE image_id IS NOT NULL)"
+        let unused = "SELECT id FROM TripImage WHERE \(Schema.imageUnused("TripImage.id"))"
         let rows = try connection.fetchAll("SELECT file_name, display_file_name FROM TripImage WHERE id IN (\(unused))")
         try connection.execute("DELETE FROM TripImage WHERE id IN (\(unused))")
-        let files = try rows.flatMap { row in
-            [try row.decode("file_name", as: String.self), try row.decode("display_file_name", as: String?.self)].compactMap { $0 }
-        }
-        return (files, rows.count)
-    }
-
-    /// The files of the trip's current photo.
-    static func files(ofTrip tripID: Int64, on connection: Connection) throws -> [String] {
-        guard let row = try connection.fetchOne("""
-            SELECT file_name, display_file_name FROM TripImage WHERE id = (SELECT image_id FROM Trip WHERE id = ?)
-            """, [tripID]) else { return [] }
-        return [try row.decode("file_name", as: String.self), try row.decode("display_file_name", as: String?.self)]
-            .compactMap { $0 }
+        return (try files(of: rows), rows.count)
     }
 
     /// Those of `names` no TripImage row references any more.
@@ -69,16 +101,22 @@ enum PhotoRows {
 
     /// Every file a TripImage row references.
     static func referencedFiles(on connection: Connection) throws -> Set<String> {
-        let rows = try connection.fetchAll("SELECT file_name, display_file_name FROM TripImage")
-        return Set(try rows.flatMap { row in
-            [try row.decode("file_name", as: String.self), try row.decode("display_file_name", as: String?.self)].compactMap { $0 }
-        })
+        Set(try files(of: connection.fetchAll("SELECT file_name, display_file_name FROM TripImage")))
     }
 
-    /// Runs `change` on the trip and reports which of its photo's files nothing references afterwards.
-    static func releasing<Value>(filesOfTrip tripID: Int64, on connection: Connection,
+    /// The files of TripImage rows (`file_name`, `display_file_name`).
+    static func files(of images: [Row]) throws -> [String] {
+        try images.flatMap { row in
+            [try row.decode("file_name", as: String.self), try row.decode("display_file_name", as: String?.self)].compactMap { $0 }
+        }
+    }
+
+    /// Runs `change` and reports which files of the images `imageIDs` (an SQL query) picked
+    /// beforehand nothing references afterwards.
+    static func releasing<Value>(imagesOf imageIDs: String, _ arguments: [any DatabaseValueConvertible], on connection: Connection,
                                  _ change: () throws -> Value) throws -> (Value, released: [String]) {
-        let before = try files(ofTrip: tripID, on: connection)
+        let before = try files(of: connection.fetchAll(
+            "SELECT file_name, display_file_name FROM TripImage WHERE id IN (\(imageIDs))", arguments))
         let value = try change()
         return (value, try unreferenced(before, on: connection))
     }

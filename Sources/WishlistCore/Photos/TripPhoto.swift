@@ -13,14 +13,19 @@ public struct TripPhotoSummary: Hashable, Sendable {
     public let width: Int
     public let height: Int
 
+    init(version: String, thumbnailWidth: Int, thumbnailHeight: Int, width: Int, height: Int) {
+        self.version = version
+        self.thumbnailWidth = thumbnailWidth
+        self.thumbnailHeight = thumbnailHeight
+        self.width = width
+        self.height = height
+    }
+
     /// Reads the Trip columns listed in `Trip.selection`; nil when the trip has no photo.
     init?(row: Row) throws {
         guard let version: String = try row.decode("photo_version") else { return nil }
-        self.version = version
-        thumbnailWidth = try row.decode("thumbnail_width")
-        thumbnailHeight = try row.decode("thumbnail_height")
-        width = try row.decode("photo_width")
-        height = try row.decode("photo_height")
+        self.init(version: version, thumbnailWidth: try row.decode("thumbnail_width"), thumbnailHeight: try row.decode("thumbnail_height"),
+                  width: try row.decode("photo_width"), height: try row.decode("photo_height"))
     }
 
     /// The picture's width once fitted within `maxSide` on its longer side (never enlarged).

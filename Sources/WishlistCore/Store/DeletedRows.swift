@@ -1,7 +1,7 @@
 import Foundation
 import Persistence
 
-/// The SQL behind undo: copying rows into `DeletedTrip` / `DeletedActivity` and back.
+/// The SQL behind undo: copying rows into `DeletedTrip` / `DeletedActivity` / `DeletedPhoto` and back.
 enum DeletedRows {
     /// Trip's columns as they are copied; `activity_count` and `completed_activity_count` are not,
     /// the activities' triggers count them again as they come back.
@@ -25,13 +25,17 @@ enum DeletedRows {
             """, [deletionID, tripID])
     }
 
-    /// Copies the activities `condition` (SQL over Activity) picks.
-    static func copyActivities(where condition: String, _ arguments: [any DatabaseValueConvertible], as deletionID: Int64,
-                               on connection: Connection) throws {
+    /// The copies kept of each table's rows, and the columns copied after `id` and `trip_id`.
+    private static let copies = ["Activity": ("DeletedActivity", activityColumns), "Photo": ("DeletedPhoto", Schema.galleryColumns)]
+
+    /// Copies the rows of `table` (Activity or Photo) that `condition`, over `rowID`, picks.
+    static func copy(_ table: String, where condition: String, _ rowID: Int64, as deletionID: Int64,
+                     on connection: Connection) throws {
+        let (copyTable, columns) = copies[table]!
         try connection.execute("""
-            INSERT INTO DeletedActivity (deletion_id, id, trip_id, \(activityColumns))
-            SELECT ?, id, trip_id, \(activityColumns) FROM Activity WHERE \(condition)
-            """, [deletionID] + arguments)
+            INSERT INTO \(copyTable) (deletion_id, id, trip_id, \(columns))
+            SELECT ?, id, trip_id, \(columns) FROM \(table) WHERE \(condition)
+            """, [deletionID, rowID])
     }
 
     /// Inserts the deleted trip again, under its old id unless another trip has it now; returns its id.
@@ -44,16 +48,27 @@ enum DeletedRows {
         return connection.lastInsertedRowID
     }
 
-    /// Inserts the deleted activities again into `tripID`, one at a time so that each old id
-    /// taken since is seen as such and replaced.
+    /// Inserts the deleted activities again into `tripID`.
     static func restoreActivities(of deletionID: Int64, toTrip tripID: Int64, on connection: Connection) throws {
-        let ids = try connection.fetchAll("SELECT id FROM DeletedActivity WHERE deletion_id = ? ORDER BY id", [deletionID])
+        try restore("Activity", of: deletionID, toTrip: tripID, on: connection)
+    }
+
+    /// Inserts the deleted photos again into `tripID`, at the places they had; a picture shown
+    /// there again meanwhile is not added twice.
+    static func restorePhotos(of deletionID: Int64, toTrip tripID: Int64, on connection: Connection) throws {
+        try restore("Photo", of: deletionID, toTrip: tripID, on: connection)
+    }
+
+    /// One row at a time, so that each old id taken since is seen as such and replaced.
+    private static func restore(_ table: String, of deletionID: Int64, toTrip tripID: Int64, on connection: Connection) throws {
+        let (copyTable, columns) = copies[table]!
+        let ids = try connection.fetchAll("SELECT id FROM \(copyTable) WHERE deletion_id = ? ORDER BY id", [deletionID])
             .map { row -> Int64 in row["id"] }
         for id in ids {
             try connection.execute("""
-                INSERT INTO Activity (id, trip_id, \(activityColumns))
-                SELECT CASE WHEN EXISTS (SELECT 1 FROM Activity WHERE Activity.id = ?2) THEN NULL ELSE ?2 END, ?3, \(activityColumns)
-                FROM DeletedActivity WHERE deletion_id = ?1 AND id = ?2
+                INSERT OR IGNORE INTO \(table) (id, trip_id, \(columns))
+                SELECT CASE WHEN EXISTS (SELECT 1 FROM \(table) WHERE \(table).id = ?2) THEN NULL ELSE ?2 END, ?3, \(columns)
+                FROM \(copyTable) WHERE deletion_id = ?1 AND id = ?2
                 """, [deletionID, id, tripID])
         }
     }
@@ -67,25 +82,22 @@ enum DeletedRows {
         guard !gone.isEmpty else { return [] }
         let list = gone.map(String.init).joined(separator: ",")
         let images = try connection.fetchAll("""
-            SELECT image_id, file_name, display_file_name FROM DeletedTrip JOIN TripImage ON TripImage.id = image_id
-            WHERE deletion_id IN (\(list))
+            SELECT id, file_name, display_file_name FROM TripImage
+            WHERE id IN (SELECT image_id FROM DeletedPhoto WHERE deletion_id IN (\(list)))
             """)
-        try connection.execute("DELETE FROM Deletion WHERE id IN (\(list))")
-        try connection.execute("DELETE FROM DeletedTrip WHERE deletion_id IN (\(list))")
-        try connection.execute("DELETE FROM DeletedActivity WHERE deletion_id IN (\(list))")
-        for row in images {
-            try connection.execute("""
-                DELETE FROM TripImage WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM Trip WHERE image_id = ?1)
-                    AND NOT EXISTS (SELECT 1 FROM DeletedTrip WHERE image_id = ?1)
-                """, [row["image_id"] as Int64])
+        for table in ["Deletion WHERE id", "DeletedTrip WHERE deletion_id", "DeletedActivity WHERE deletion_id",
+                      "DeletedPhoto WHERE deletion_id"] {
+            try connection.execute("DELETE FROM \(table) IN (\(list))")
         }
-        let files = images.flatMap { row in [row["file_name"] as String, row["display_file_name"] as String?].compactMap { $0 } }
-        return try PhotoRows.unreferenced(files, on: connection)
+        for row in images {
+            try connection.execute("DELETE FROM TripImage WHERE id = ?1 AND \(Schema.imageUnused("?1"))", [row["id"] as Int64])
+        }
+        return try PhotoRows.unreferenced(PhotoRows.files(of: images), on: connection)
     }
 
     /// Lets go of every deletion, as an import that replaces the trips does (it then deletes the
     /// image rows no trip shows itself).
     static func forgetAll(on connection: Connection) throws {
-        try connection.execute("DELETE FROM Deletion; DELETE FROM DeletedTrip; DELETE FROM DeletedActivity")
+        try connection.execute("DELETE FROM Deletion; DELETE FROM DeletedTrip; DELETE FROM DeletedActivity; DELETE FROM DeletedPhoto")
     }
 }

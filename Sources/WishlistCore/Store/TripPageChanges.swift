@@ -20,30 +20,37 @@ extension WishlistStore {
         }
         let page = try database.historyPage(after: cursor, limit: TripPageChanges.changeLimit)
         guard !page.hasMore else { return TripPageChanges(token: page.newestToken, trips: nil) }
-        var trips = Set<Trip.ID>(), activities = [Int64]()
+        var trips = Set<Trip.ID>(), activities = [Int64](), photos = Set<Int64>()
         for change in page.pieces.flatMap(\.transaction.changes) {
             switch change.entity {
             case "Trip": trips.insert(change.rowID)
             case "Activity": activities.append(change.rowID)
-            // A new photo is a change of its trip's image_id; goals show on the list pages only,
-            // which are fetched again whenever the token moved.
+            case "Photo": photos.insert(change.rowID)
+            // An image comes and goes with a photo; goals show on the list pages only, which are
+            // fetched again whenever the token moved.
             case "TripImage", "Goal": break
             default: return TripPageChanges(token: page.newestToken, trips: nil)
             }
         }
         // An activity deleted since has no trip to name; its deletion changed its trip's counts.
-        trips.formUnion(try fetch(.tripIDs(ofActivities: activities)))
-        return TripPageChanges(token: page.newestToken, trips: trips)
+        trips.formUnion(try fetch(.tripIDs(of: "Activity", activities)).trips)
+        // A photo deleted since is named by the copy kept for its undo; one let go of names no
+        // trip, and then any page may have changed.
+        let photoTrips = try fetch(.tripIDs(of: "(SELECT id, trip_id FROM Photo UNION SELECT id, trip_id FROM DeletedPhoto)", Array(photos)))
+        guard photoTrips.rows >= photos.count else { return TripPageChanges(token: page.newestToken, trips: nil) }
+        return TripPageChanges(token: page.newestToken, trips: trips.union(photoTrips.trips))
     }
 }
 
-extension WishlistQuery where Value == Set<Trip.ID> {
-    /// One query for all of them (at most `TripPageChanges.changeLimit`), by their ids as JSON.
-    static func tripIDs(ofActivities ids: [Int64]) -> Self {
+extension WishlistQuery where Value == (trips: Set<Trip.ID>, rows: Int) {
+    /// The trips of the rows `ids` of `table` (Activity, or photos and their undo copies) that are
+    /// there, and how many of those rows there were: one query for all of them (at most
+    /// `TripPageChanges.changeLimit`), by their ids as JSON.
+    static func tripIDs(of table: String, _ ids: [Int64]) -> Self {
         Self { connection in
             let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
-            return Set(try connection.fetchAll("SELECT DISTINCT trip_id FROM Activity WHERE id IN (SELECT value FROM json_each(?))",
-                                               [list]).map { $0["trip_id"] as Int64 })
+            let rows = try connection.fetchAll("SELECT trip_id FROM \(table) WHERE id IN (SELECT value FROM json_each(?))", [list])
+            return (Set(rows.map { $0["trip_id"] as Int64 }), rows.count)
         }
     }
 }

@@ -12,7 +12,7 @@ extension WishlistQuery where Value == WishlistContents {
         Self { connection in
             let row = try connection.fetchOne("""
                 SELECT (SELECT count(*) FROM Trip) AS trips, (SELECT count(*) FROM Activity) AS activities,
-                       (SELECT count(DISTINCT image_id) FROM Trip) AS photos
+                       (SELECT count(DISTINCT image_id) FROM Photo) AS photos
                 """)
             return WishlistContents(trips: row?["trips"] ?? 0, activities: row?["activities"] ?? 0, photos: row?["photos"] ?? 0)
         }

@@ -31,12 +31,13 @@ extension WishlistStore {
             }
             let tripID = switch deletion.kind {
             case .trip: try DeletedRows.restoreTrip(of: id, on: connection)
-            case .activity: deletion.tripID
+            case .activity, .photo: deletion.tripID
             }
             guard try connection.fetchOne("SELECT 1 FROM Trip WHERE id = ?", [tripID]) != nil else {
                 throw WishlistError.notFound(entity: "trip", id: tripID)
             }
             try DeletedRows.restoreActivities(of: id, toTrip: tripID, on: connection)
+            try DeletedRows.restorePhotos(of: id, toTrip: tripID, on: connection)
             try DeletedRows.forget(deletionsWhere: "id = ?", [id], on: connection)
             return Deletion(id: id, kind: deletion.kind, name: deletion.name, tripID: tripID, date: deletion.date)
         }
@@ -50,17 +51,44 @@ extension WishlistStore {
         }
     }
 
-    /// Records a deletion of `kind` about to happen, copying its rows: the trip's (for a trip) and
-    /// the activities'; lets go of the oldest past the limits. Returns it and the files let go of.
-    func recordDeletion(_ kind: Deletion.Kind, name: String, tripID: Trip.ID, activities: String, _ arguments: [any DatabaseValueConvertible],
+    /// Deletes the row `id` of `kind`, keeping a copy for `undoDeletion` (a trip's with its
+    /// activities and photos); photo files go only when the copy is let go of.
+    func deleteUndoably(_ kind: Deletion.Kind, id: Int64, author: String) throws -> Deletion {
+        let (table, name, trip) = switch kind {
+        case .trip: ("Trip", "name", "id")
+        case .activity: ("Activity", "name", "trip_id")
+        case .photo: ("Photo", "caption", "trip_id")
+        }
+        return try photos.committing(nil) { _ in
+            try database.write(author: author) { connection in
+                guard let row = try connection.fetchOne("SELECT \(name) AS name, \(trip) AS trip_id FROM \(table) WHERE id = ?", [id]) else {
+                    throw WishlistError.notFound(entity: kind.rawValue, id: id)
+                }
+                let (deletion, released) = try recordDeletion(kind, name: row["name"], tripID: row["trip_id"], rowID: id, on: connection)
+                try connection.execute("DELETE FROM \(table) WHERE id = ?", [id])
+                return (deletion, released: released)
+            }
+        }
+    }
+
+    /// Records the deletion of the row `rowID` of `kind`, about to happen, copying its rows (a
+    /// trip's with its activities and photos); lets go of the oldest past the limits. Returns it
+    /// and the files let go of.
+    private func recordDeletion(_ kind: Deletion.Kind, name: String, tripID: Trip.ID, rowID: Int64,
                         on connection: Connection) throws -> (Deletion, released: [String]) {
         let released = try forgetOldDeletions(on: connection)
         let id = try Schema.nextDeletionID(on: connection)
         let date = clock.now()
         try connection.execute("INSERT INTO Deletion (id, date_deleted, entity, name, trip_id) VALUES (?, ?, ?, ?, ?)",
                                [id, date, kind.rawValue, name, tripID])
-        if kind == .trip { try DeletedRows.copyTrip(tripID, as: id, on: connection) }
-        try DeletedRows.copyActivities(where: activities, arguments, as: id, on: connection)
+        switch kind {
+        case .trip:
+            try DeletedRows.copyTrip(tripID, as: id, on: connection)
+            try DeletedRows.copy("Activity", where: "trip_id = ?", rowID, as: id, on: connection)
+            try DeletedRows.copy("Photo", where: "trip_id = ?", rowID, as: id, on: connection)
+        case .activity: try DeletedRows.copy("Activity", where: "id = ?", rowID, as: id, on: connection)
+        case .photo: try DeletedRows.copy("Photo", where: "id = ?", rowID, as: id, on: connection)
+        }
         return (Deletion(id: id, kind: kind, name: name, tripID: tripID, date: date), released)
     }
 

@@ -17,14 +17,14 @@ extension WishlistStore {
         return try photos.committing(photo) { stored in
             try database.write(author: author) { connection in
                 let id = try Rows.insertTrip(trip, creationDate: clock.now(), on: connection)
-                if let stored { try PhotoRows.attach(stored, toTrip: id, on: connection) }
+                if let stored { try PhotoRows.add(stored, toTrip: id, .first, on: connection) }
                 return (id, released: [])
             }
         }
     }
 
-    /// Changes the trip's text and, given `photoPath`, replaces its photo; the old photo's files
-    /// are deleted after the commit unless another trip shows the same picture. With `expected`
+    /// Changes the trip's text and, given `photoPath`, makes that photo its cover (the old cover
+    /// stays in the trip's gallery, second). With `expected`
     /// (the `editVersion` the form was drawn with), a trip changed meanwhile is not overwritten:
     /// `WishlistError.changedMeanwhile`.
     public func updateTrip(id: Trip.ID, draft: TripDraft, photoAt photoPath: String? = nil, expected: String? = nil,
@@ -34,11 +34,10 @@ extension WishlistStore {
         try photos.committing(photo) { stored in
             try database.write(author: author) { connection in
                 if let expected { try Self.requireTrip(id: id, unchangedFrom: expected, on: connection) }
-                return try PhotoRows.releasing(filesOfTrip: id, on: connection) {
-                    try Rows.updateTrip(id: id, trip, on: connection)
-                    try Self.requireChange(on: connection, entity: "trip", id: id)
-                    if let stored { try PhotoRows.attach(stored, toTrip: id, on: connection) }
-                }
+                try Rows.updateTrip(id: id, trip, on: connection)
+                try Self.requireChange(on: connection, entity: "trip", id: id)
+                if let stored { try PhotoRows.add(stored, toTrip: id, .first, on: connection) }
+                return ((), released: [])
             }
         }
     }
@@ -52,16 +51,7 @@ extension WishlistStore {
     /// (`WishlistStore+Undo`), its files deleted after the commit that lets go of it.
     @discardableResult
     public func deleteTrip(id: Trip.ID, author: String = appAuthor) throws -> Deletion {
-        try photos.committing(nil) { _ in
-            try database.write(author: author) { connection in
-                guard let name = try connection.fetchScalar(String.self, "SELECT name FROM Trip WHERE id = ?", [id]) else {
-                    throw WishlistError.notFound(entity: "trip", id: id)
-                }
-                let (deletion, released) = try recordDeletion(.trip, name: name, tripID: id, activities: "trip_id = ?", [id], on: connection)
-                try connection.execute("DELETE FROM Trip WHERE id = ?", [id])
-                return (deletion, released: released)
-            }
-        }
+        try deleteUndoably(.trip, id: id, author: author)
     }
 
     @discardableResult
@@ -120,17 +110,7 @@ extension WishlistStore {
     /// Deletes the activity, keeping it to be put back by `undoDeletion`.
     @discardableResult
     public func deleteActivity(id: Activity.ID, author: String = appAuthor) throws -> Deletion {
-        try photos.committing(nil) { _ in
-            try database.write(author: author) { connection in
-                guard let row = try connection.fetchOne("SELECT name, trip_id FROM Activity WHERE id = ?", [id]) else {
-                    throw WishlistError.notFound(entity: "activity", id: id)
-                }
-                let (deletion, released) = try recordDeletion(.activity, name: row["name"], tripID: row["trip_id"],
-                                                               activities: "id = ?", [id], on: connection)
-                try connection.execute("DELETE FROM Activity WHERE id = ?", [id])
-                return (deletion, released: released)
-            }
-        }
+        try deleteUndoably(.activity, id: id, author: author)
     }
 
     public func setActivitySortOrder(_ order: ActivitySortOrder, author: String = appAuthor) throws {

@@ -73,7 +73,7 @@ extension SampleTrips {
             let creationDate = start.addingTimeInterval(Double(index) * 60)
             let tripID = try Rows.insertTrip(fields[index], creationDate: creationDate, on: connection)
             let photo = photos[index]
-            try PhotoRows.attach(photo, toTrip: tripID, on: connection)
+            try PhotoRows.add(photo, toTrip: tripID, .first, on: connection)
             for (offset, activity) in sample.activities.enumerated() {
                 let date = creationDate.addingTimeInterval(Double(offset))
                 _ = try Rows.insertActivity(tripID: tripID, name: activity.name, isComplete: activity.isComplete,
