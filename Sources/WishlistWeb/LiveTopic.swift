@@ -8,6 +8,8 @@ enum LiveTopic: Hashable, Sendable {
     case carousel
     case collectionRow(TripCollection)
     case tripHeader(tripID: Int64)
+    /// The trip page's gallery.
+    case tripGallery(tripID: Int64)
     case activityList(tripID: Int64, editing: Bool)
     case achievedGoals
     case upcomingGoals
@@ -28,6 +30,7 @@ enum LiveTopic: Hashable, Sendable {
         case .carousel: CarouselFragment()
         case .collectionRow(let collection): CollectionRowFragment(collection: collection)
         case .tripHeader(let tripID): TripHeaderFragment(tripID: tripID)
+        case .tripGallery(let tripID): TripGalleryFragment(tripID: tripID)
         case .activityList(let tripID, let editing): ActivityListFragment(tripID: tripID, editing: editing)
         case .achievedGoals: AchievedGoalsFragment()
         case .upcomingGoals: UpcomingGoalsFragment()
@@ -44,7 +47,7 @@ enum LiveTopic: Hashable, Sendable {
         switch self {
         case .carousel, .achievedGoals, .upcomingGoals, .map, .tripsByDestination(nil): kind.rawValue
         case .collectionRow(let collection): "\(kind.rawValue).\(collection.rawValue)"
-        case .tripHeader(let tripID), .activityList(let tripID, _): "\(kind.rawValue).\(tripID)"
+        case .tripHeader(let tripID), .tripGallery(let tripID), .activityList(let tripID, _): "\(kind.rawValue).\(tripID)"
         case .collectionListing(let collection, let pageNumber): "\(kind.rawValue).\(collection.rawValue).\(pageNumber)"
         // The text percent-encoded, spaces as "+": no space or dot of its own splits the id.
         case .searchResults(let text, let shown): "\(kind.rawValue).\(shown.trips).\(shown.activities).\(ShownPages.encoded(text))"
@@ -77,6 +80,9 @@ enum LiveTopic: Hashable, Sendable {
         case (.tripHeader, _?):
             guard let tripID else { return nil }
             self = .tripHeader(tripID: tripID)
+        case (.tripGallery, _?):
+            guard let tripID else { return nil }
+            self = .tripGallery(tripID: tripID)
         case (.activityList, _?), (.activityListEditing, _?):
             guard let tripID else { return nil }
             self = .activityList(tripID: tripID, editing: kind == .activityListEditing)
@@ -96,7 +102,7 @@ enum LiveTopic: Hashable, Sendable {
 
     private enum Kind: String {
         case carousel, achievedGoals = "goals-achieved", upcomingGoals = "goals-upcoming"
-        case collectionRow = "collection", tripHeader = "trip-header"
+        case collectionRow = "collection", tripHeader = "trip-header", tripGallery = "trip-gallery"
         case activityList = "activity-list", activityListEditing = "activity-list-edit"
         case collectionListing = "collection-listing", searchResults = "search"
         case tripsByDate = "trips", tripsByDestination = "trips-by-destination", map
@@ -107,6 +113,7 @@ enum LiveTopic: Hashable, Sendable {
         case .carousel: .carousel
         case .collectionRow: .collectionRow
         case .tripHeader: .tripHeader
+        case .tripGallery: .tripGallery
         case .activityList(_, let editing): editing ? .activityListEditing : .activityList
         case .achievedGoals: .achievedGoals
         case .upcomingGoals: .upcomingGoals

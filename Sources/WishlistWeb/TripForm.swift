@@ -169,7 +169,7 @@ struct PhotoFieldView {
         self.maxBytes = maxBytes
         isShownAbove = true
         guard let photo = trip.photo else { return }
-        url = PhotoRoutes.thumbnailURL(tripID: trip.id, version: photo.version)
+        url = PhotoRoutes.thumbnailURL(.trip(trip.id), version: photo.version)
         (width, height) = (photo.thumbnailWidth, photo.thumbnailHeight)
         alt = "Photo of \(trip.name)"
         label = "Change Photo"

@@ -146,7 +146,7 @@ extension TripPage {
 
     // MARK: Helpers
 
-    private func trip(_ request: Request) throws -> Trip {
+    func trip(_ request: Request) throws -> Trip {
         let id = try RecordID(request.parameters["id"], entity: "trip")
         guard let trip = try app.store.trip(id: id.value) else {
             throw HTTPError(.notFound, "There is no trip number \(id.value). It may have been deleted.")

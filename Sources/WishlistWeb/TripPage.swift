@@ -2,7 +2,8 @@ import HTTPServer
 import Mustache
 import WishlistCore
 
-/// The trip page (`/trips/:id`): photo, progress, and the activity checklist; `?edit=1` is edit
+/// The trip page (`/trips/:id`): cover photo, progress, the activity checklist and the gallery
+/// (`TripPage+Gallery.swift`); `?edit=1` is edit
 /// mode (a URL state, so leaving the page leaves edit mode). Every change is a plain form post
 /// answered with 303 back to the page (`TripPage+Changes.swift`); the script turns the common
 /// ones into in-place updates.
@@ -15,6 +16,7 @@ struct TripPage {
             return try app.pages.cached(request, read: { try read(request, tripID: id, $0) }, draw: { try draw(request, tripID: id, $0) })
         }
         registerChanges(on: &router)
+        registerGallery(on: &router)
     }
 
     /// A rename that could not be saved: shown again in its field, with the reason beside it.
@@ -31,16 +33,16 @@ struct TripPage {
     static let earnedParameter = "earned"
 
     func render(_ request: Request, form: TripForm? = nil, newActivity: (value: String, error: String?)? = nil,
-                rename: RenameProblem? = nil, status: HTTPStatus = .ok) throws -> SharedResponse {
+                rename: RenameProblem? = nil, uploads: [UploadProblem] = [], status: HTTPStatus = .ok) throws -> SharedResponse {
         try render(request, tripID: try RecordID(request.parameters["id"], entity: "trip").value,
-                   form: form, newActivity: newActivity, rename: rename, status: status)
+                   form: form, newActivity: newActivity, rename: rename, uploads: uploads, status: status)
     }
 
     /// The page showing a form's problems (not kept): its typed values stay in their fields.
     func render(_ request: Request, tripID id: Int64, form: TripForm? = nil, newActivity: (value: String, error: String?)? = nil,
-                rename: RenameProblem? = nil, status: HTTPStatus = .ok) throws -> SharedResponse {
+                rename: RenameProblem? = nil, uploads: [UploadProblem] = [], status: HTTPStatus = .ok) throws -> SharedResponse {
         try app.pages.uncached(read: { try read(request, tripID: id, $0) }) { shown in
-            try draw(request, tripID: id, shown, form: form, newActivity: newActivity, rename: rename, status: status)
+            try draw(request, tripID: id, shown, form: form, newActivity: newActivity, rename: rename, uploads: uploads, status: status)
         }
     }
 
@@ -48,6 +50,7 @@ struct TripPage {
     struct Shown: Sendable {
         let header: FragmentRead<TripHeaderFragment>
         let checklist: FragmentRead<ActivityListFragment>
+        let gallery: FragmentRead<TripGalleryFragment>
         /// The goals achieved, when the page announces badges just earned.
         let achieved: [Goal]
         let deletion: Deletion?
@@ -58,13 +61,14 @@ struct TripPage {
         let editing = request.query["edit"] == "1"
         return Shown(header: try TripHeaderFragment(tripID: id).read(in: snapshot),
                      checklist: try ActivityListFragment(tripID: id, editing: editing).read(in: snapshot),
+                     gallery: try TripGalleryFragment(tripID: id).read(in: snapshot),
                      achieved: announcesBadges ? try snapshot.fetch(.achievedGoals) : [],
                      deletion: try UndoRoutes.deletion(for: request, store: app.store, in: snapshot))
     }
 
     func draw(_ request: Request, tripID id: Int64, _ shown: Shown, form: TripForm? = nil,
               newActivity: (value: String, error: String?)? = nil, rename: RenameProblem? = nil,
-              status: HTTPStatus = .ok) throws -> SharedResponse {
+              uploads: [UploadProblem] = [], status: HTTPStatus = .ok) throws -> SharedResponse {
         let editing = request.query["edit"] == "1" || form != nil || newActivity != nil || rename != nil
         guard let checklist = shown.checklist.value else {
             throw HTTPError(.notFound, "There is no trip number \(id). It may have been deleted.")
@@ -79,6 +83,10 @@ struct TripPage {
             "list": try rename.map { rename in
                 try fragments.place(unkept: ActivityListView(checklist: checklist, editing: editing, rename: rename))
             } ?? fragments.place(FragmentRead(fragment: ActivityListFragment(tripID: id, editing: editing), read: shown.checklist.read)),
+            "gallery": try fragments.place(shown.gallery),
+            "uploadField": .string(Self.uploadField),
+            "uploadProblems": .array(uploads.map(\.mustacheValue)),
+            "hasUploadProblems": .bool(!uploads.isEmpty),
             "editing": .bool(editing),
             "notice": try fragments.place(unkept: TripNoticeView(deletion: shown.deletion,
                                                                  earned: shown.achieved.filter { earnedIDs.contains($0.id) })),
@@ -92,7 +100,7 @@ struct TripPage {
             if let error = newActivity?.error { field["error"] = .string(error) }
             context["newActivity"] = .object(field)
         }
-        return try app.pages.render("trip", for: request, tab: .wishlist, liveTopics: [.tripHeader(tripID: id), .activityList(tripID: id, editing: editing)],
+        return try app.pages.render("trip", for: request, tab: .wishlist, liveTopics: [.tripHeader(tripID: id), .activityList(tripID: id, editing: editing), .tripGallery(tripID: id)],
                                     status: status, savingForm: editing ? Self.formID : nil, fragments: fragments, context)
     }
 }
@@ -133,9 +141,9 @@ struct TripHeaderView: FragmentView {
             "percentComplete": .int(TripViews.percent(trip.completionFraction)),
         ]
         if let photo = trip.photo {
-            fields["photoURL"] = .string(PhotoRoutes.renditionURL(tripID: trip.id, size: .large, version: photo.version))
-            fields["photoSourceSet"] = .string(PhotoRoutes.renditionSourceSet(tripID: trip.id, photo: photo))
-            fields["originalURL"] = .string(PhotoRoutes.originalURL(tripID: trip.id, version: photo.version))
+            fields["photoURL"] = .string(PhotoRoutes.renditionURL(.trip(trip.id), size: .large, version: photo.version))
+            fields["photoSourceSet"] = .string(PhotoRoutes.renditionSourceSet(.trip(trip.id), photo: photo))
+            fields["originalURL"] = .string(PhotoRoutes.originalURL(.trip(trip.id), version: photo.version))
             fields["photoWidth"] = .int(photo.width)
             fields["photoHeight"] = .int(photo.height)
             fields["photoAlt"] = .string("Photo of \(trip.name)")

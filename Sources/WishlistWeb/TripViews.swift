@@ -24,8 +24,8 @@ struct TripCardView: MustacheConvertible {
         if let when = TripViews.dateRangeText(start: trip.startDate, end: trip.endDate) { value["when"] = .string(when) }
         if showsDestination, let destination = trip.destination { value["where"] = .string(destination.name) }
         if let photo = trip.photo {
-            value["thumbnailURL"] = .string(PhotoRoutes.thumbnailURL(tripID: trip.id, version: photo.version))
-            value["thumbnailSourceSet"] = .string(PhotoRoutes.thumbnailSourceSet(tripID: trip.id, photo: photo))
+            value["thumbnailURL"] = .string(PhotoRoutes.thumbnailURL(.trip(trip.id), version: photo.version))
+            value["thumbnailSourceSet"] = .string(PhotoRoutes.thumbnailSourceSet(.trip(trip.id), photo: photo))
             value["thumbnailWidth"] = .int(photo.thumbnailWidth)
             value["thumbnailHeight"] = .int(photo.thumbnailHeight)
         } else {

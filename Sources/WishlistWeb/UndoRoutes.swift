@@ -41,6 +41,11 @@ struct UndoRoutes {
     /// The notice offering to undo `deletion` (`partials/undo-notice`); null without one.
     static func notice(_ deletion: Deletion?) -> MustacheValue {
         guard let deletion else { return .null }
-        return ["id": .int(Int(deletion.id)), "name": .string(deletion.name)]
+        let text = switch (deletion.kind, deletion.name.isEmpty) {
+        case (.photo, true): "Deleted a photo."
+        case (.photo, false): "Deleted the photo “\(deletion.name)”."
+        default: "Deleted “\(deletion.name)”."
+        }
+        return ["id": .int(Int(deletion.id)), "text": .string(text)]
     }
 }

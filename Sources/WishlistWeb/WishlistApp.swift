@@ -38,10 +38,10 @@ public final class WishlistApp: Sendable {
     /// The one stylesheet and the one script every page links, each made of these files in this
     /// order at start (a page's own script, such as the map's, comes apart).
     static let stylesheetBundle = StaticFiles.Bundle("css/wishlist.css", of: [
-        "css/theme.css", "css/app.css", "css/cards.css", "css/carousel.css", "css/forms.css", "css/alerts.css", "css/trips.css",
+        "css/theme.css", "css/app.css", "css/cards.css", "css/carousel.css", "css/forms.css", "css/alerts.css", "css/trips.css", "css/gallery.css",
     ])
     static let scriptBundle = StaticFiles.Bundle("js/wishlist.js", of: [
-        "js/offline.js", "js/app.js", "js/carousel.js", "js/photo-field.js", "js/place-field.js", "js/search.js",
+        "js/offline.js", "js/app.js", "js/carousel.js", "js/photo-field.js", "js/place-field.js", "js/search.js", "js/gallery-upload.js", "js/gallery-viewer.js",
     ])
 
     public init(store: WishlistStore, configuration: Configuration) throws {
@@ -74,10 +74,12 @@ public final class WishlistApp: Sendable {
         NewTripPage(app: self).register(on: &router)
         PlaceRoutes(app: self).register(on: &router)
         TripPage(app: self).register(on: &router)
+        PhotoPage(app: self).register(on: &router)
         UndoRoutes(app: self).register(on: &router)
         PhotoRoutes(app: self).register(on: &router)
         APIRoutes(app: self).register(on: &router)
         APIWriteRoutes(app: self).register(on: &router)
+        APIPhotoRoutes(app: self).register(on: &router)
         HistoryRoutes(app: self).register(on: &router)
         DataPage(app: self).register(on: &router)
         OfflineRoutes(app: self).register(on: &router)

@@ -191,12 +191,18 @@ extension SocketClient {
     /// A multipart/form-data body of `fields` and, when given, one file part.
     public static func multipart(_ fields: [(String, String)], file: (field: String, fileName: String, contentType: String, bytes: [UInt8])?)
         -> (contentType: String, body: [UInt8]) {
+        multipart(fields, files: file.map { [$0] } ?? [])
+    }
+
+    /// A multipart/form-data body of `fields` and the file parts `files`.
+    public static func multipart(_ fields: [(String, String)], files: [(field: String, fileName: String, contentType: String, bytes: [UInt8])])
+        -> (contentType: String, body: [UInt8]) {
         let boundary = "----test-boundary-7MA4YWxkTrZu0gW"
         var body: [UInt8] = []
         for (field, value) in fields {
             body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"\r\n\r\n\(value)\r\n".utf8)
         }
-        if let file {
+        for file in files {
             body += Array(("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.field)\"; filename=\"\(file.fileName)\"\r\n"
                 + "Content-Type: \(file.contentType)\r\n\r\n").utf8) + file.bytes + Array("\r\n".utf8)
         }

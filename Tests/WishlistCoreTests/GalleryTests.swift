@@ -108,6 +108,20 @@ import TestSupport
         #expect(try store.database.read { try $0.fetchScalar(Int.self, "SELECT count(*) FROM TripImage WHERE id NOT IN (SELECT image_id FROM Photo)") } == 0)
     }
 
+    /// What follows trips (a sync tool, a device keeping pages offline) sees a photo added,
+    /// captioned or deleted as a change of its trip, whether or not it is the cover.
+    @Test func everyPhotoChangeNamesItsTrip() throws {
+        _ = try store.addPhotos(tripID: tripID, at: photos(2))
+        let second = try gallery()[1].id
+        for change in [{ try store.setCaption(photoID: second, "Tram 28") }, { try store.deletePhoto(id: second) },
+                       { _ = try store.addPhotos(tripID: tripID, at: photos(1, from: 9)) }] as [() throws -> Void] {
+            let token = try store.database.latestHistoryToken()
+            try change()
+            #expect(try store.tripPageChanges(after: HistoryCursor(token: token)).trips == [tripID])
+        }
+        #expect(try store.database.read { try $0.fetchScalar(Int.self, "SELECT photo_count FROM Trip WHERE id = ?", [tripID]) } == 2)
+    }
+
     @Test func anArchiveCarriesEveryPhotoCaptionOrderAndCoverIntoAnEmptyWishlist() throws {
         _ = try store.addPhotos(tripID: tripID, at: photos(3) + [fixtures.save(fixtures.markedImage(width: 640, height: 400), as: "porto.heic")])
         var ids = try gallery().map(\.id)

@@ -11,7 +11,8 @@ import Testing
     /// a zip of every photo, or showed where a photo was taken.
     static let dataTargets = ["/api/trips", "/api/history?limit=1", "/api/history/stream", "/events?topics=goals-achieved",
                               "/trips/1/photo/large", "/trips/1/thumbnail", "/trips/1/original", "/data/export",
-                              "/places?q=kyoto", "/static/css/app.css", "/offline/changes?after=0"]
+                              "/places?q=kyoto", "/static/css/app.css", "/offline/changes?after=0",
+                              "/photos/1/thumbnail", "/photos/1/original", "/api/trips/1/photos", "/api/photos/1", "/api/photos/1/original"]
     static let streams: Set = ["/api/history/stream", "/events?topics=goals-achieved"]
 
     @Test func dataRefusesOtherSites() throws {
@@ -53,7 +54,7 @@ import Testing
         let router = harness.app.makeRouter()
         let pages = router.routes.filter { $0.method == .get }.map(\.pattern).filter { router.isPage($0) }
         #expect(Set(pages) == ["/", "/goals", "/trips", "/trips/new", "/trips/:id", "/trips/:id/delete", "/activities/:id/delete",
-                               "/collections/:collection", "/map", "/search", "/data", "/favicon.ico"])
+                               "/collections/:collection", "/map", "/search", "/data", "/photos/:id", "/favicon.ico"])
         let reply = try harness.client.get("/data/export", headers: ["Sec-Fetch-Site": "cross-site"])
         #expect(reply.status == 403)
         #expect(try FileManager.default.contentsOfDirectory(atPath: harness.directory).filter { $0.hasPrefix(".export-") }.isEmpty,

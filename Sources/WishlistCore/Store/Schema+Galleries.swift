@@ -3,8 +3,9 @@ import Persistence
 extension Schema {
     /// A trip's photos (`Photo`), in their order; the first is the trip's cover. The Trip row keeps
     /// a copy of the cover's thumbnail, sizes, version and image (`coverFromGallery`), so every
-    /// screen listing trips still reads one row per trip; triggers keep that copy in step with the
-    /// gallery on every write path. A TripImage row (the file, stored once) lives while a photo,
+    /// screen listing trips still reads one row per trip, and `photo_count`, so adding or deleting
+    /// any photo is a change of its trip (what a sync tool or an offline copy follows); triggers
+    /// keep both in step with the gallery on every write path. A TripImage row (the file, stored once) lives while a photo,
     /// or a copy kept for undo (`DeletedPhoto`), shows it. Today's photo of each trip becomes the
     /// first of its gallery; deletions waiting for an undo keep theirs the same way.
     static let galleries = Migration(version: 11, name: "photo galleries: many photos a trip, the first its cover",
@@ -31,11 +32,13 @@ extension Schema {
                 PRIMARY KEY (deletion_id, id)
             ) WITHOUT ROWID;
             CREATE INDEX DeletedPhoto_by_image ON DeletedPhoto(image_id);
+            ALTER TABLE Trip ADD COLUMN photo_count INTEGER NOT NULL DEFAULT 0;
 
             INSERT INTO Photo (trip_id, image_id, position, thumbnail, thumbnail_format, thumbnail_width, thumbnail_height,
                                version, width, height)
             SELECT id, image_id, 0, thumbnail, thumbnail_format, thumbnail_width, thumbnail_height, photo_version, photo_width, photo_height
             FROM Trip WHERE image_id IS NOT NULL AND thumbnail IS NOT NULL AND photo_version IS NOT NULL ORDER BY id;
+            \(photoCounts);
             INSERT INTO DeletedPhoto (deletion_id, id, trip_id, image_id, position, thumbnail, thumbnail_format, thumbnail_width,
                                       thumbnail_height, version, width, height)
             SELECT deletion_id, deletion_id, id, image_id, 0, thumbnail, thumbnail_format, thumbnail_width, thumbnail_height,
@@ -50,12 +53,14 @@ extension Schema {
                     WHERE OLD.is_complete AND (kind = 'trips' OR collection = OLD.collection);
             END;
             CREATE TRIGGER Photo_added AFTER INSERT ON Photo BEGIN
+                UPDATE Trip SET photo_count = photo_count + 1 WHERE id = NEW.trip_id;
                 \(coverFromGallery(tripID: "NEW.trip_id"));
             END;
             CREATE TRIGGER Photo_moved AFTER UPDATE OF position ON Photo BEGIN
                 \(coverFromGallery(tripID: "NEW.trip_id"));
             END;
             CREATE TRIGGER Photo_removed AFTER DELETE ON Photo BEGIN
+                UPDATE Trip SET photo_count = photo_count - 1 WHERE id = OLD.trip_id;
                 \(coverFromGallery(tripID: "OLD.trip_id"));
                 DELETE FROM TripImage WHERE id = OLD.image_id AND \(imageUnused("OLD.image_id"));
             END;
@@ -81,6 +86,9 @@ extension Schema {
                 width INTEGER NOT NULL,
                 height INTEGER NOT NULL
         """
+
+    /// Every trip's `photo_count` counted again.
+    static let photoCounts = "UPDATE Trip SET photo_count = (SELECT count(*) FROM Photo WHERE trip_id = Trip.id)"
 
     /// Copies the first photo of the trip `tripID` (an SQL expression) onto its row: its cover.
     /// A trip whose cover is already that image is left alone, so adding a photo at the end

@@ -227,7 +227,7 @@ extension Schema {
             try connection.execute("DROP TRIGGER \"\(trigger["name"] as String)\"")
         }
         let result = try body()
-        try recomputeDerivedData(on: connection, covers: triggers.contains { $0["name"] == "Photo_added" })
+        try recomputeDerivedData(on: connection, galleries: triggers.contains { $0["name"] == "Photo_added" })
         for trigger in triggers {
             try connection.execute(trigger["sql"] as String)
         }
@@ -238,9 +238,12 @@ extension Schema {
     /// and the search indexes, each merged into one segment: a bulk build leaves several (FTS5
     /// writes one per megabyte of pending entries), and a search of common words reads each
     /// trigram's rows from every segment, a quarter slower with eight than with one.
-    /// `covers`: each trip's cover from its gallery too (once galleries exist).
-    private static func recomputeDerivedData(on connection: Connection, covers: Bool) throws {
-        if covers { try connection.execute(coverFromGallery(tripID: "Trip.id")) }
+    /// `galleries`: each trip's cover and photo count from its gallery too (once galleries exist).
+    private static func recomputeDerivedData(on connection: Connection, galleries: Bool) throws {
+        if galleries {
+            try connection.execute(coverFromGallery(tripID: "Trip.id"))
+            try connection.execute(photoCounts)
+        }
         try connection.execute("""
             UPDATE Trip SET (activity_count, completed_activity_count) =
                 (SELECT count(*), coalesce(sum(is_complete), 0) FROM Activity WHERE trip_id = Trip.id);

@@ -33,24 +33,21 @@ extension WishlistStore {
             }
         }
         // An activity deleted since has no trip to name; its deletion changed its trip's counts.
-        trips.formUnion(try fetch(.tripIDs(of: "Activity", activities)).trips)
-        // A photo deleted since is named by the copy kept for its undo; one let go of names no
-        // trip, and then any page may have changed.
-        let photoTrips = try fetch(.tripIDs(of: "(SELECT id, trip_id FROM Photo UNION SELECT id, trip_id FROM DeletedPhoto)", Array(photos)))
-        guard photoTrips.rows >= photos.count else { return TripPageChanges(token: page.newestToken, trips: nil) }
-        return TripPageChanges(token: page.newestToken, trips: trips.union(photoTrips.trips))
+        trips.formUnion(try fetch(.tripIDs(of: "Activity", activities)))
+        // A photo deleted since names no trip; its deletion changed its trip's photo count.
+        trips.formUnion(try fetch(.tripIDs(of: "Photo", Array(photos))))
+        return TripPageChanges(token: page.newestToken, trips: trips)
     }
 }
 
-extension WishlistQuery where Value == (trips: Set<Trip.ID>, rows: Int) {
-    /// The trips of the rows `ids` of `table` (Activity, or photos and their undo copies) that are
-    /// there, and how many of those rows there were: one query for all of them (at most
-    /// `TripPageChanges.changeLimit`), by their ids as JSON.
+extension WishlistQuery where Value == Set<Trip.ID> {
+    /// The trips of the rows `ids` of `table` (Activity or Photo) that are still there: one query
+    /// for all of them (at most `TripPageChanges.changeLimit`), by their ids as JSON.
     static func tripIDs(of table: String, _ ids: [Int64]) -> Self {
         Self { connection in
             let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
-            let rows = try connection.fetchAll("SELECT trip_id FROM \(table) WHERE id IN (SELECT value FROM json_each(?))", [list])
-            return (Set(rows.map { $0["trip_id"] as Int64 }), rows.count)
+            return Set(try connection.fetchAll("SELECT DISTINCT trip_id FROM \(table) WHERE id IN (SELECT value FROM json_each(?))",
+                                               [list]).map { $0["trip_id"] as Int64 })
         }
     }
 }
