@@ -10,8 +10,12 @@ library is used.
 
 - Each side is read with `excludeAuthors=<this client's author there>`, so the client never sees
   its own writes again and never sends a change back where it came from.
-- The state file keeps each side's history cursor and which trip and activity ids are the same
-  record on both sides.
+- The state file keeps each side's history cursor, which trip and activity ids are the same
+  record on both sides, and the photos each pair of trips last had in common.
+- A trip's gallery is matched by content (`photoVersion`: the same picture has the same one on
+  every server) against what both had when they last agreed: a photo one side has and the
+  other has not is copied across, unless both had it then (deleted since, it goes); a caption
+  or an order changed since follows the side that changed it (A when both did).
 - The history says which records changed, not how: the client reads each one's current values
   and writes only what differs (a record already equal costs no write, so nothing echoes).
 - The first run, and a run told that its cursor is no longer valid (409: a side was restored from
@@ -31,6 +35,8 @@ import urllib.parse
 import urllib.request
 
 KINDS = ("trips", "activities")
+# What the history names; a photo's change is a change of its trip's gallery.
+ENTITIES = {"Trip": "trips", "Activity": "activities", "Photo": "photos"}
 # Far beyond any honest answer: a history page of 1,000 transactions, a page of trips, a photo
 # at the server's upload limit. Past them a side is refused, not read into memory.
 MAX_JSON_BYTES = 16 << 20
@@ -140,10 +146,10 @@ class Side:
     def history(self, cursor):
         """The trip and activity ids changed after `cursor` by anyone but us, and the new cursor:
         up to `MAX_HISTORY_PAGES` pages, each of which must move the cursor."""
-        changed = {kind: {} for kind in KINDS}
+        changed = {kind: {} for kind in ENTITIES.values()}
         for _ in range(MAX_HISTORY_PAGES):
             query = urllib.parse.urlencode({"after": cursor, "excludeAuthors": self.author,
-                                            "entities": "Trip,Activity", "limit": 1000})
+                                            "entities": ",".join(ENTITIES), "limit": 1000})
             page = self.json("GET", f"/api/history?{query}")
             try:
                 transactions, next_cursor, has_more = page["transactions"], str(page["cursor"]), page["hasMore"] is True
@@ -151,9 +157,9 @@ class Side:
             except (KeyError, TypeError):
                 raise SyncError(f"{self.key}: a history page is not what the API describes") from None
             for change in changes:
-                kind = {"Trip": "trips", "Activity": "activities"}.get(change.get("entity")) if isinstance(change, dict) else None
+                kind = ENTITIES.get(change.get("entity")) if isinstance(change, dict) else None
                 if kind is None or not is_id(change.get("id")):
-                    warn(f"{self.key}: skipped a change that names no trip or activity: {str(change)[:200]}")
+                    warn(f"{self.key}: skipped a change that names no trip, activity or photo: {str(change)[:200]}")
                     continue
                 changed[kind][change["id"]] = True
             if has_more and next_cursor == str(cursor):
@@ -223,6 +229,8 @@ class Mirror:
         self.sides = {"a": a, "b": b}
         self.state = state
         self.pairs = Pairs(state)
+        # By A's trip id: the photo versions both trips had after the last pass.
+        self.agreed = state.setdefault("galleries", {})
 
     def copy_record(self, kind, source, target, record_id, read, fields, write):
         """Makes the record's peer on `target` match it: created (`write(None, fields, record)`),
@@ -257,12 +265,52 @@ class Mirror:
             if peer is None:
                 return target.json("POST", "/api/trips", fields)
             return target.json("PUT", f"/api/trips/{peer['id']}", {**trip_fields(peer), **fields})
-        trip, peer = self.copy_record("trips", source, target, trip_id, lambda detail: detail["trip"], trip_fields, write)
-        version = trip and trip.get("photoVersion")
-        if peer and version and version != peer.get("photoVersion"):
-            status, photo = source.request("GET", f"/api/trips/{trip_id}/photo", limit=MAX_PHOTO_BYTES)
-            if status == 200:
-                target.request("PUT", f"/api/trips/{peer['id']}/photo", photo, "application/octet-stream")
+        self.copy_record("trips", source, target, trip_id, lambda detail: detail["trip"], trip_fields, write)
+
+    def copy_gallery(self, source, target, trip_id):
+        """Makes the peer trip's gallery hold what changed in the source's since the two last
+        agreed: photos added (a photo only the target has stays, unless both had it then: deleted
+        on the source), captions changed, a new order."""
+        peer = self.pairs.peer("trips", source.key, (trip_id, None))
+        mine = peer and source.json("GET", f"/api/trips/{trip_id}/photos", missing_ok=True)
+        theirs = mine and target.json("GET", f"/api/trips/{peer[0]}/photos", missing_ok=True)
+        if not theirs:
+            return
+        key = str(trip_id if source.key == "a" else peer[0])
+        agreed = self.agreed.get(key, {"captions": {}, "order": []})
+        mine = {photo["photoVersion"]: photo for photo in mine["photos"]}
+        theirs = {photo["photoVersion"]: photo for photo in theirs["photos"]}
+        for version, photo in list(theirs.items()):
+            if version in agreed["captions"] and version not in mine:
+                target.json("DELETE", f"/api/photos/{photo['id']}", missing_ok=True)
+                del theirs[version]
+        for version, photo in mine.items():
+            if version in theirs:
+                continue
+            status, original = source.request("GET", f"/api/photos/{photo['id']}/original", limit=MAX_PHOTO_BYTES)
+            status, added = (status, None) if status != 200 else target.request(
+                "POST", f"/api/trips/{peer[0]}/photos", original, "application/octet-stream")
+            if status != 201:
+                warn(f"{source.key}: photo {photo['id']} of trip {trip_id} not copied ({status})")
+                continue
+            theirs[version] = json.loads(added)
+            theirs[version]["caption"] = None  # a new photo takes the source's caption below
+        common = [version for version in sorted(mine, key=lambda v: mine[v]["position"]) if version in theirs]
+        order = sorted(theirs, key=lambda version: (theirs[version]["position"], theirs[version]["id"]))
+        reordered = common != [version for version in agreed["order"] if version in theirs and version in mine]
+        for index, version in enumerate(common):
+            change = {}
+            caption = mine[version]["caption"]
+            if caption != agreed["captions"].get(version) and caption != theirs[version]["caption"]:
+                change["caption"] = caption
+            if reordered and order.index(version) != index:
+                change["position"] = index
+                order.remove(version)
+                order.insert(index, version)
+            if change:
+                target.json("PATCH", f"/api/photos/{theirs[version]['id']}", change, missing_ok=True)
+        self.agreed[key] = {"captions": {version: mine[version]["caption"] for version in common},
+                            "order": [version for version in order if version in mine]}
 
     def copy_activity(self, source, target, activity_id):
         def write(peer, fields, activity):
@@ -282,11 +330,26 @@ class Mirror:
         # Trips first: a new activity's trip must have its peer before the activity is added.
         for kind, copy_one in (("trips", self.copy_trip), ("activities", self.copy_activity)):
             for record_id in changed[kind]:
-                try:
-                    copy_one(source, target, record_id)
-                except (KeyError, TypeError, ValueError, AttributeError) as error:
-                    # The rest is copied, and the cursor moves past it: a later run does not stop here again.
-                    warn(f"{source.key}: skipped {kind} {record_id}, which is not what the API describes ({type(error).__name__}: {error})")
+                self.guarded(source, kind, record_id, lambda: copy_one(source, target, record_id))
+        # Then the galleries of the trips changed (adding or deleting a photo changes its trip),
+        # of the photos changed (a caption, a move), and when comparing everything, of every trip.
+        galleries = {**changed["trips"], **changed.get("galleries", {})}
+        for photo_id in changed.get("photos", {}):
+            photo = self.guarded(source, "photos", photo_id, lambda: source.json("GET", f"/api/photos/{photo_id}", missing_ok=True))
+            if photo and is_id(photo.get("tripID")):
+                galleries[photo["tripID"]] = True
+        for trip_id in galleries:
+            self.guarded(source, "galleries", trip_id, lambda: self.copy_gallery(source, target, trip_id))
+
+    @staticmethod
+    def guarded(source, kind, record_id, work):
+        """`work()`, or None with a message when what a side said is not what the API describes:
+        the rest is copied, and the cursor moves past it (a later run does not stop here again)."""
+        try:
+            return work()
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            warn(f"{source.key}: skipped {kind} {record_id}, which is not what the API describes ({type(error).__name__}: {error})")
+            return None
 
     def follow_history(self):
         """Copies each side's changes since its cursor to the other side."""
@@ -303,10 +366,11 @@ class Mirror:
         a, b = self.sides["a"], self.sides["b"]
         details = {key: self.trip_details(side) for key, side in self.sides.items()}
         self.pair_by_name(details)
-        self.copy(a, b, {"trips": details["a"], "activities": self.activity_ids(details["a"])})
+        self.copy(a, b, {"trips": details["a"], "galleries": details["a"], "activities": self.activity_ids(details["a"])})
         unpaired = {kind: {record_id: True for record_id in ids if self.pairs.peer(kind, "b", (record_id, None)) is None}
                     for kind, ids in (("trips", details["b"]), ("activities", self.activity_ids(details["b"])))}
-        self.copy(b, a, unpaired)
+        # B's trips that A lacks, and what only B's galleries hold.
+        self.copy(b, a, {**unpaired, "galleries": details["b"]})
         for key, cursor in cursors.items():
             self.state[key] = {"cursor": cursor}
 

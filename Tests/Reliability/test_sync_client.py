@@ -61,8 +61,15 @@ class Wishlist:
             activities = sorted((activity["name"], activity["isComplete"]) for activity in detail["activities"])
             contents.append((trip["name"], trip.get("subtitle"), trip["collection"], trip.get("photoVersion"),
                              json.dumps(trip.get("destination"), sort_keys=True), trip.get("startDate"), trip.get("endDate"),
-                             activities))
+                             activities, [(photo["photoVersion"], photo["caption"])
+                                          for photo in self.call("GET", f"/api/trips/{trip['id']}/photos")["photos"]]))
         return sorted(contents, key=repr)
+
+    def galleries(self):
+        """Each trip's photos in order, by content and caption."""
+        return {name: [(photo["photoVersion"], photo["caption"])
+                       for photo in self.call("GET", f"/api/trips/{trip['id']}/photos")["photos"]]
+                for name, trip in self.trips().items()}
 
     def history(self, after, authors):
         query = urllib.parse.urlencode({"after": after, "authors": authors, "limit": 1000})
@@ -161,6 +168,45 @@ def test_changes_on_both_sides_converge_without_echoes(wishlists, tmp_path):
     settled = (a.newest_token(), b.newest_token())
     run_client(a, b, state)
     assert (a.newest_token(), b.newest_token()) == settled
+
+
+def test_galleries_travel_both_ways_without_echoes(wishlists, tmp_path):
+    a, b = wishlists
+    state = tmp_path / "sync-state.json"
+    run_client(a, b, state)
+    trips_a, trips_b = a.trips(), b.trips()
+    first, second = sorted(trips_a)[:2]
+    before = (a.newest_token(), b.newest_token())
+
+    # On A: two photos added to one trip, the second captioned and made its cover.
+    green = a.call("POST", f"/api/trips/{trips_a[first]['id']}/photos", body=png(10, 200, 10), content_type="image/png")
+    blue = a.call("POST", f"/api/trips/{trips_a[first]['id']}/photos", body=png(10, 10, 200), content_type="image/png")
+    a.call("PATCH", f"/api/photos/{blue['id']}", {"caption": "Blue hour", "position": 0})
+    # On B: a photo added to another trip, and a caption on the first trip's sample photo.
+    yellow = b.call("POST", f"/api/trips/{trips_b[second]['id']}/photos", body=png(200, 200, 10), content_type="image/png")
+    sample = b.call("GET", f"/api/trips/{trips_b[first]['id']}/photos")["photos"][0]
+    b.call("PATCH", f"/api/photos/{sample['id']}", {"caption": "From the ridge"})
+
+    run_client(a, b, state)
+    galleries = a.galleries()
+    assert galleries == b.galleries()
+    assert [caption for _, caption in galleries[first]] == ["Blue hour", "From the ridge", ""], "A's order, B's caption"
+    assert galleries[first][0][0] == blue["photoVersion"] and a.trips()[first]["photoVersion"] == blue["photoVersion"]
+    assert (yellow["photoVersion"], "") in galleries[second]
+    # No echo: the client wrote none of a side's own new photos back to it (moving the blue one
+    # first renumbered the sample photo on A, whose caption then came from B: not an echo).
+    for side, started, own in ((a, before[0], {green["id"], blue["id"]}), (b, before[1], {yellow["id"]})):
+        synced = touched(side.history(started, "token:sync"))
+        assert synced and not {("Photo", photo) for photo in own} & synced, side.data_dir
+
+    # Deleted on B: gone from A, not copied back.
+    b.call("DELETE", f"/api/photos/{b.call('GET', '/api/photos/%d' % yellow['id'])['id']}")
+    run_client(a, b, state)
+    assert a.galleries() == b.galleries() and yellow["photoVersion"] not in [v for v, _ in a.galleries()[second]]
+
+    settled = (a.newest_token(), b.newest_token())
+    run_client(a, b, state)
+    assert (a.newest_token(), b.newest_token()) == settled, "nothing new: nothing written"
 
 
 def test_a_side_restored_from_an_older_backup_is_compared_again(wishlists, tmp_path):

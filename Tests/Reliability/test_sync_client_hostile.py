@@ -149,7 +149,7 @@ def test_malformed_records_are_skipped_with_a_message_and_the_rest_copied(peers,
     (tmp_path / "state.json").write_text(json.dumps({"a": {"cursor": "0"}, "b": {"cursor": "1"}}))
     result, _, _ = run_client(source, target, tmp_path)
     assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
-    assert "skipped a change that names no trip or activity" in result.stderr
+    assert "skipped a change that names no trip, activity or photo" in result.stderr
     assert "skipped trips 8" in result.stderr
     assert [trip["name"] for trip in written] == ["Kept"]
     # The cursor moved past them: the next run does not stop at the same records.
