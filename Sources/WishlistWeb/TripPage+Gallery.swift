@@ -63,7 +63,9 @@ struct TripGalleryView: FragmentView {
             "count": photos.isEmpty ? .null : .string(String(photos.count)),
             "hasPhotos": .bool(!photos.isEmpty),
             "photos": .array(photos.enumerated().map { index, photo in
-                let address = PhotoRoutes.Address.photo(photo.id)
+                // The cover at the trip's own photo addresses: the bytes the cards and the hero
+                // already had the browser (and the offline keep) fetch.
+                let address: PhotoRoutes.Address = index == 0 ? .trip(tripID) : .photo(photo.id)
                 return [
                     "pageURL": .string(PhotoPage.path(photo.id)),
                     // For the full-screen viewer (gallery-viewer.js).

@@ -118,11 +118,12 @@ def test_the_viewer_shows_each_photo_full_screen_by_keys_buttons_and_swipe(serve
     browser.execute_script("document.querySelector('#trip-gallery .gallery-link').click()")
     wait_until(browser, lambda d: (viewer_state(d) or {}).get("open"))
     state = viewer_state(browser)
-    assert state["count"] == "Photo 1 of 3" and "/photos/" in state["src"] and "/photo/" in state["src"]
+    assert state["count"] == "Photo 1 of 3" and "/photo/" in state["src"], "a rendition, not the thumbnail"
     screenshot(browser, f"gallery-viewer-{width}")
 
     browser.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
     wait_until(browser, lambda d: viewer_state(d)["count"] == "Photo 2 of 3")
+    wait_until(browser, lambda d: "/photos/" in viewer_state(d)["src"])
     browser.find_element(By.CSS_SELECTOR, ".viewer-next").click()
     assert viewer_state(browser)["count"] == "Photo 3 of 3"
     browser.execute_script("""const dialog = document.querySelector('dialog.viewer');

@@ -91,6 +91,33 @@ def test_every_trip_is_kept_in_the_background_and_reads_offline_with_its_photo(s
         "const img = document.querySelector('.hero-photo img'); return img.complete && img.naturalWidth > 0"))
 
 
+def test_a_trips_gallery_is_kept_in_the_background_and_shows_offline(server, browser, tmp_path):
+    from test_gallery import gallery_count, photo_files
+    files = photo_files(tmp_path, 2)[:2]
+    open_trip(browser, server, "Japan Mystique")
+    trip = browser.execute_script("return location.pathname")
+    browser.find_element(By.ID, "gallery-files").send_keys("\n".join(str(path) for path in files))
+    wait_until(browser, lambda d: gallery_count(d) == 3, timeout=30)
+    browser.get(server.url + "/")  # a keep after this load takes the new photos along
+    wait_until(browser, lambda d: (kept_page(d, trip) or ("", ""))[1].count('class="gallery-item"') == 3, timeout=30)
+    wait_until(browser, lambda d: d.execute_script("""
+        const shown = arguments[0].match(/\\/photos\\/\\d+\\/thumbnail\\?v=[0-9a-f]+/g);
+        return caches.open('photos').then(c => Promise.all(shown.map(path => c.match(path)))).then(found => found.every(Boolean))""",
+        kept_page(d, trip)[1]), timeout=30)
+
+    server.stop()
+    browser.get(server.url + trip)
+    assert wait_until(browser, lambda d: d.find_element(By.ID, "offline-note")).text.startswith("Offline — as of ")
+    assert gallery_count(browser) == 3
+    for image in browser.find_elements(By.CSS_SELECTOR, "#trip-gallery img"):
+        browser.execute_script("arguments[0].scrollIntoView()", image)  # lazy: loaded when near
+        wait_until(browser, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", image))
+    # Full screen offline: a size never kept is answered with the photo's thumbnail.
+    browser.execute_script("document.querySelectorAll('#trip-gallery .gallery-link')[1].click()")
+    wait_until(browser, lambda d: d.execute_script(
+        "const img = document.querySelector('.viewer-image'); return img && img.complete && img.naturalWidth > 0"))
+
+
 def test_a_change_made_elsewhere_is_kept_again_and_nothing_else_is(server, browser, second_browser):
     browser.get(server.url + "/")
     first = wait_until(browser, kept_token, timeout=30)
