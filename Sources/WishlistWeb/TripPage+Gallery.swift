@@ -67,6 +67,7 @@ struct TripGalleryView: FragmentView {
                 // already had the browser (and the offline keep) fetch.
                 let address: PhotoRoutes.Address = index == 0 ? .trip(tripID) : .photo(photo.id)
                 return [
+                    "id": .int(Int(photo.id)),
                     "pageURL": .string(PhotoPage.path(photo.id)),
                     // For the full-screen viewer (gallery-viewer.js).
                     "photoURL": .string(PhotoRoutes.renditionURL(address, size: .large, version: photo.summary.version)),

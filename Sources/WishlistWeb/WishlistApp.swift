@@ -41,7 +41,7 @@ public final class WishlistApp: Sendable {
         "css/theme.css", "css/app.css", "css/cards.css", "css/carousel.css", "css/forms.css", "css/alerts.css", "css/trips.css", "css/gallery.css",
     ])
     static let scriptBundle = StaticFiles.Bundle("js/wishlist.js", of: [
-        "js/offline.js", "js/app.js", "js/carousel.js", "js/photo-field.js", "js/place-field.js", "js/search.js", "js/gallery-upload.js", "js/gallery-viewer.js",
+        "js/offline.js", "js/app.js", "js/carousel.js", "js/photo-field.js", "js/place-field.js", "js/search.js", "js/gallery-upload.js", "js/gallery-viewer.js", "js/gallery-order.js",
     ])
 
     public init(store: WishlistStore, configuration: Configuration) throws {

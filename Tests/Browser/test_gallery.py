@@ -138,3 +138,36 @@ def test_the_viewer_shows_each_photo_full_screen_by_keys_buttons_and_swipe(serve
     browser.switch_to.active_element.send_keys(Keys.ESCAPE)
     wait_until(browser, lambda d: not viewer_state(d)["open"])
     assert viewer_state(browser)["focused"] == "gallery-link", "back on the thumbnail of the photo last shown"
+
+
+def order(driver):
+    return driver.execute_script("return [...document.querySelectorAll('#trip-gallery [data-photo-id]')].map(a => a.dataset.photoId)")
+
+
+def test_photos_are_reordered_by_keyboard_and_by_drag_and_the_first_is_the_cover(server, browser, tmp_path):
+    files = photo_files(tmp_path, 2)[:2]
+    open_trip(browser, server, "Japan Mystique")
+    browser.find_element(By.ID, "gallery-files").send_keys("\n".join(str(path) for path in files))
+    wait_until(browser, lambda d: gallery_count(d) == 3, timeout=30)
+    first, second, third = order(browser)
+    mark_page(browser)
+
+    link = browser.find_element(By.ID, f"gallery-photo-{first}")
+    browser.execute_script("arguments[0].focus()", link)
+    browser.switch_to.active_element.send_keys(Keys.ALT, Keys.ARROW_RIGHT)
+    wait_until(browser, lambda d: order(d) == [second, first, third])
+    assert browser.switch_to.active_element.get_attribute("id") == f"gallery-photo-{first}", "the moved photo keeps the focus"
+    assert "Moved first" not in browser.find_element(By.ID, "gallery-order-status").text
+
+    browser.execute_script("""
+        const [from, onto] = [arguments[0], arguments[1]].map(id => document.getElementById('gallery-photo-' + id));
+        const data = new DataTransfer();
+        from.dispatchEvent(new DragEvent('dragstart', {bubbles: true, dataTransfer: data}));
+        onto.dispatchEvent(new DragEvent('dragover', {bubbles: true, cancelable: true, dataTransfer: data}));
+        onto.dispatchEvent(new DragEvent('drop', {bubbles: true, cancelable: true, dataTransfer: data}));""", third, second)
+    wait_until(browser, lambda d: order(d) == [third, second, first])
+    assert browser.find_element(By.ID, "gallery-order-status").text == "Moved first: now the trip's cover."
+    assert not_reloaded(browser)
+    hero = browser.find_element(By.CSS_SELECTOR, ".hero-photo img").get_attribute("src")
+    third_thumbnail = browser.find_element(By.CSS_SELECTOR, f"#gallery-photo-{third} img").get_attribute("src")
+    assert hero.split("?v=")[1] == third_thumbnail.split("?v=")[1], "the hero shows the new cover"

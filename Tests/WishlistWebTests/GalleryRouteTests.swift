@@ -45,7 +45,7 @@ import TestSupport
         let page = try browser.get("/trips/\(trip.id)").text
         #expect(page.contains(#"Photos <span class="muted">· 3</span>"#))
         for (index, photo) in photos.enumerated() {
-            #expect(page.contains(#"<a class="gallery-link" href="/photos/\#(photo.id)""#))
+            #expect(page.contains(#"<a class="gallery-link" id="gallery-photo-\#(photo.id)" href="/photos/\#(photo.id)""#))
             // The cover at the trip's photo address, which the hero and the cards share.
             let owner = index == 0 ? "trips/\(trip.id)" : "photos/\(photo.id)"
             #expect(page.contains(#"src="/\#(owner)/thumbnail?v=\#(photo.summary.version)""#))
