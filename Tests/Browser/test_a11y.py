@@ -29,11 +29,14 @@ def trip_url(driver, server, name):
 
 def screens(driver, server):
     trip = trip_url(driver, server, "Japan Mystique")
+    driver.get(trip)
+    photo = driver.execute_script("return document.querySelector('#trip-gallery .gallery-link').href")
     return [
         ("wishlist", server.url + "/"),
         ("collection", server.url + "/collections/summerVibes"),
         ("trip", trip),
         ("trip-edit", trip + "?edit=1#activity-list"),
+        ("photo", photo),
         ("new-trip", server.url + "/trips/new"),
         ("trips", server.url + "/trips"),
         ("trips-by-destination", server.url + "/trips?group=destination"),
