@@ -64,7 +64,8 @@ struct PhotoPage {
             "position": .string("Photo \(index + 1) of \(count)"),
             "isCover": .bool(index == 0),
             "caption": .string(typed ?? photo.caption),
-            "shownCaption": photo.caption.isEmpty ? .null : .string(photo.caption),
+            // The caption names the page; an uncaptioned photo is named by its place in the trip.
+            "title": .string(photo.caption.isEmpty ? "Photo \(index + 1) of \(count)" : photo.caption),
             "alt": .string(Self.description(of: photo, index: index, count: count)),
             "photoURL": .string(PhotoRoutes.renditionURL(address, size: .large, version: photo.summary.version)),
             "sourceSet": .string(PhotoRoutes.renditionSourceSet(address, photo: photo.summary)),

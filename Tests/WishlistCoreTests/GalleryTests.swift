@@ -146,6 +146,22 @@ import TestSupport
         #expect(try galleryContents(of: store, tripID: tripID) == expected)
     }
 
+    @Test func aBackupRestoresEveryGalleryWhole() throws {
+        _ = try store.addPhotos(tripID: tripID, at: photos(3))
+        try store.setCaption(photoID: gallery()[2].id, "Elevador")
+        let expected = try galleryContents(of: store, tripID: tripID)
+        let backup = try Backup.beforeImport(of: store)
+        #expect(backup.photoFiles == 12 + 3, "the sample trips' and the gallery's originals")
+        try store.deletePhoto(id: gallery()[1].id)
+        try store.deleteTrip(id: tripID)
+        clock.advance(by: .seconds(WishlistStore.keptFor + 1))
+        _ = try store.sweepPhotos()  // the deleted photos' files are gone from the library
+
+        try Backup.restore(from: backup.folder, toDatabaseAt: test.directory.databasePath)
+        try test.reopen()
+        #expect(try galleryContents(of: test.store, tripID: tripID) == expected)
+    }
+
     /// Each photo of the trip, in order: its caption, date and the bytes of its original.
     private func galleryContents(of store: WishlistStore, tripID: Trip.ID) throws -> [String] {
         try store.fetch(.gallery(tripID: tripID)).map { photo in

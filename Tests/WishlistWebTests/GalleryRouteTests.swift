@@ -74,7 +74,7 @@ import TestSupport
 
         let captioned = try browser.post("/photos/\(photos[1].id)/caption", form: [("caption", "Steamer Lane at dusk")])
         #expect(captioned.status == 303 && captioned.header("Location") == "/photos/\(photos[1].id)")
-        #expect(try browser.get("/photos/\(photos[1].id)").text.contains(#"<p class="photo-caption">Steamer Lane at dusk</p>"#))
+        #expect(try browser.get("/photos/\(photos[1].id)").text.contains(#"<h1 class="photo-title">Steamer Lane at dusk</h1>"#))
         let tooLong = String(repeating: "x", count: 201)
         let refused = try browser.post("/photos/\(photos[1].id)/caption", form: [("caption", tooLong)])
         #expect(refused.status == 422 && refused.text.contains(#"value="\#(tooLong)""#) && refused.text.contains("photo-caption-error"))
