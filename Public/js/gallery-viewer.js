@@ -47,7 +47,8 @@
       start = null;
       if (Math.abs(dx) > 50 && Math.abs(dx) > 2 * Math.abs(dy)) step(dx < 0 ? 1 : -1);
     });
-    dialog.addEventListener("close", () => opener?.focus());
+    // By id: a live update may have drawn the gallery anew meanwhile.
+    dialog.addEventListener("close", () => document.getElementById(opener?.id)?.focus());
     document.body.append(dialog);
   }
 

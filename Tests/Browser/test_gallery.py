@@ -170,3 +170,16 @@ def test_photos_are_reordered_by_keyboard_and_by_drag_and_the_first_is_the_cover
     hero = browser.find_element(By.CSS_SELECTOR, ".hero-photo img").get_attribute("src")
     third_thumbnail = browser.find_element(By.CSS_SELECTOR, f"#gallery-photo-{third} img").get_attribute("src")
     assert hero.split("?v=")[1] == third_thumbnail.split("?v=")[1], "the hero shows the new cover"
+
+
+def test_a_photo_not_sent_for_want_of_a_network_says_so_and_is_sent_by_retry(server, browser, tmp_path):
+    files = photo_files(tmp_path, 1)[:1]
+    open_trip(browser, server, "Japan Mystique")
+    server.stop()
+    browser.find_element(By.ID, "gallery-files").send_keys(str(files[0]))
+    wait_until(browser, lambda d: outcomes(d) == [["photo-0.jpg", "Not sent"]], timeout=10)
+    assert "network" in browser.find_element(By.CSS_SELECTOR, ".upload-reason").text
+    server.start()
+    press(browser, "Retry")
+    wait_until(browser, lambda d: outcomes(d) == [["photo-0.jpg", "Added"]], timeout=30)
+    wait_until(browser, lambda d: gallery_count(d) == 2, timeout=10)
