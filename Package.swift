@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers, bottom to top. The libraries in the middle know nothing of trips:
-//   C system libraries  ->  HTTPServer, Mustache, Persistence, Imaging, FileArchive, Places, WorldMap  ->  WishlistCore  ->  WishlistWeb  ->  wishlist
+//   C system libraries  ->  HTTPServer, Mustache, Persistence, Imaging, FileArchive, Places, WorldMap, Calendars  ->  WishlistCore  ->  WishlistWeb  ->  wishlist
 let package = Package(
     name: "Wishlist",
     platforms: [.macOS(.v15)],
@@ -41,6 +41,8 @@ let package = Package(
                        providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CGeonames", pkgConfig: "geonames",
                        providers: [.apt(["libgeonames-dev"])]),
+        .systemLibrary(name: "CICal", pkgConfig: "libical",
+                       providers: [.apt(["libical-dev"])]),
 
         // General libraries.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CZlib", "CGnuTLS", "CBrotli"]),
@@ -49,13 +51,15 @@ let package = Package(
         .target(name: "Imaging", dependencies: ["CVips", "CMagic", "CWebPMux"]),
         .target(name: "FileArchive", dependencies: ["CArchive"]),
         .target(name: "Places", dependencies: ["CGeonames"]),
+        .target(name: "Calendars", dependencies: ["CICal"]),
         // The basemap (Natural Earth 1:110m, see Resources/README.md) is a resource bundle beside the binary.
         .target(name: "WorldMap", dependencies: ["Places"], exclude: ["Resources/README.md"],
                 resources: [.copy("Resources/countries-110m.txt")]),
 
         // The app.
         .target(name: "WishlistCore", dependencies: ["Persistence", "Imaging", "FileArchive", "Places"]),
-        .target(name: "WishlistWeb", dependencies: ["HTTPServer", "Mustache", "Persistence", "Imaging", "Places", "WishlistCore", "WorldMap"]),
+        .target(name: "WishlistWeb", dependencies: ["HTTPServer", "Mustache", "Persistence", "Imaging", "Places", "WishlistCore", "WorldMap",
+                                                    "Calendars"]),
         .executableTarget(name: "wishlist", dependencies: ["WishlistWeb", "WishlistCore", "HTTPServer", "Persistence", "CMalloc"]),
 
         // One test target per library target, and the clients and clock they share.
@@ -67,6 +71,7 @@ let package = Package(
         .testTarget(name: "FileArchiveTests", dependencies: ["FileArchive", "CArchive"]),
         .testTarget(name: "PlacesTests", dependencies: ["Places"]),
         .testTarget(name: "WorldMapTests", dependencies: ["WorldMap", "Places"]),
+        .testTarget(name: "CalendarsTests", dependencies: ["Calendars"]),
         .testTarget(name: "WishlistCoreTests", dependencies: ["WishlistCore", "Persistence", "Imaging", "FileArchive", "Places",
                                                     "TestSupport"]),
         .testTarget(name: "WishlistWebTests", dependencies: ["WishlistWeb", "WishlistCore", "HTTPServer", "Persistence", "Imaging", "Places",

@@ -77,6 +77,7 @@ public final class WishlistApp: Sendable {
         PhotoPage(app: self).register(on: &router)
         UndoRoutes(app: self).register(on: &router)
         PhotoRoutes(app: self).register(on: &router)
+        CalendarRoutes(app: self).register(on: &router)
         APIRoutes(app: self).register(on: &router)
         APIWriteRoutes(app: self).register(on: &router)
         APIPhotoRoutes(app: self).register(on: &router)
