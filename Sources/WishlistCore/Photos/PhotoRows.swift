@@ -110,14 +110,4 @@ enum PhotoRows {
             [try row.decode("file_name", as: String.self), try row.decode("display_file_name", as: String?.self)].compactMap { $0 }
         }
     }
-
-    /// Runs `change` and reports which files of the images `imageIDs` (an SQL query) picked
-    /// beforehand nothing references afterwards.
-    static func releasing<Value>(imagesOf imageIDs: String, _ arguments: [any DatabaseValueConvertible], on connection: Connection,
-                                 _ change: () throws -> Value) throws -> (Value, released: [String]) {
-        let before = try files(of: connection.fetchAll(
-            "SELECT file_name, display_file_name FROM TripImage WHERE id IN (\(imageIDs))", arguments))
-        let value = try change()
-        return (value, try unreferenced(before, on: connection))
-    }
 }
