@@ -38,7 +38,7 @@ public struct CalendarEvent: Sendable {
     }
 }
 
-/// A to-do (RFC 5545 VTODO), related to another component by its UID.
+/// A task (an RFC 5545 VTODO component), related to another component by its UID.
 public struct CalendarTodo: Sendable {
     public var uid: String
     public var relatedTo: String?

@@ -104,7 +104,7 @@ extension WishlistStore {
         let prepared = try photos.prepare(fileAt: path)
         return try photos.committing(prepared) { stored in
             try database.write(author: author) { connection in
-                try requireTrip(id: tripID, on: connection)
+                try Self.requireTrip(id: tripID, on: connection)
                 return (try PhotoRows.add(stored!, toTrip: tripID, place, on: connection), released: [])
             }
         }
@@ -133,12 +133,6 @@ extension WishlistStore {
     }
 
     private func requireTrip(id: Trip.ID) throws {
-        try database.read { connection in try requireTrip(id: id, on: connection) }
-    }
-
-    private func requireTrip(id: Trip.ID, on connection: Connection) throws {
-        guard try connection.fetchOne("SELECT 1 FROM Trip WHERE id = ?", [id]) != nil else {
-            throw WishlistError.notFound(entity: "trip", id: id)
-        }
+        try database.read { connection in try Self.requireTrip(id: id, on: connection) }
     }
 }

@@ -33,9 +33,7 @@ extension WishlistStore {
             case .trip: try DeletedRows.restoreTrip(of: id, on: connection)
             case .activity, .photo: deletion.tripID
             }
-            guard try connection.fetchOne("SELECT 1 FROM Trip WHERE id = ?", [tripID]) != nil else {
-                throw WishlistError.notFound(entity: "trip", id: tripID)
-            }
+            try Self.requireTrip(id: tripID, on: connection)
             try DeletedRows.restoreActivities(of: id, toTrip: tripID, on: connection)
             try DeletedRows.restorePhotos(of: id, toTrip: tripID, on: connection)
             try DeletedRows.forget(deletionsWhere: "id = ?", [id], on: connection)

@@ -58,9 +58,7 @@ extension WishlistStore {
     public func addActivity(tripID: Trip.ID, name: String, author: String = appAuthor) throws -> Activity.ID {
         let name = try Self.validatedActivityName(name)
         return try database.write(author: author) { connection in
-            guard try connection.fetchOne("SELECT 1 FROM Trip WHERE id = ?", [tripID]) != nil else {
-                throw WishlistError.notFound(entity: "trip", id: tripID)
-            }
+            try Self.requireTrip(id: tripID, on: connection)
             let now = clock.now()
             return try Rows.insertActivity(tripID: tripID, name: name, isComplete: false,
                                            dateCreated: now, dateEdited: now, on: connection)
@@ -121,6 +119,13 @@ extension WishlistStore {
 
     static func validatedActivityName(_ name: String) throws(ValidationError) -> String {
         try TextRules.required(name, field: "name", noun: "activity name", emptyMessage: "Enter an activity name.")
+    }
+
+    /// Throws `notFound` when there is no trip `id`.
+    static func requireTrip(id: Trip.ID, on connection: Connection) throws {
+        guard try connection.fetchOne("SELECT 1 FROM Trip WHERE id = ?", [id]) != nil else {
+            throw WishlistError.notFound(entity: "trip", id: id)
+        }
     }
 
     /// Throws `notFound` when the last UPDATE or DELETE matched no row.
