@@ -1,6 +1,8 @@
 """Layouts that hold any name, the paged carousel, card styles, empty states and the light theme,
 in a real Chromium at phone and desktop width."""
 
+import subprocess
+
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -50,6 +52,20 @@ def boxes(driver, selector):
 
 def set_theme(driver, scheme):
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_long_single_word_on_a_photos_page_overflows_nothing(server, browser, tmp_path, width):
+    trip_url = add_trip(browser, server, LONG_NAME, "Spring Escapes")
+    photo = tmp_path / "photo.jpg"
+    subprocess.run(["vips", "gaussnoise", str(photo), "600", "400"], check=True)
+    browser.get(trip_url)
+    browser.find_element(By.ID, "gallery-files").send_keys(str(photo))
+    link = wait_until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#trip-gallery .gallery-link"), timeout=30)
+    page = link[0].get_attribute("href")
+    browser.set_window_size(*WIDTHS[width])
+    browser.get(page)
+    assert browser.execute_script(OVERFLOWING) == [], page
 
 
 @pytest.mark.parametrize("width", WIDTHS)
