@@ -63,6 +63,12 @@ final class AddressQuota: Sendable {
 
     func requestEnded(_ id: UInt64) { setInRequest(id, false) }
 
+    /// How many of the address's connections are open outside a request: the ones it may close.
+    /// A client can read its answer before the server marks the request ended, so tests wait on this.
+    func idleCount(of address: String) -> Int {
+        state.withLock { $0.byAddress[address, default: []].count { !$0.isClosing && !$0.isInRequest } }
+    }
+
     private func setInRequest(_ id: UInt64, _ isInRequest: Bool) {
         state.withLock { state in
             guard let address = state.addressOfID[id],

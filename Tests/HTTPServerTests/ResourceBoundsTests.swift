@@ -21,6 +21,10 @@ import Testing
                 #expect(try client.request("GET", "/").text == "handled")
                 return client
             }
+            // An answer can arrive before its worker thread marks the request ended; on a busy
+            // machine the oldest would then still count as inside its request and be spared.
+            let deadline = Date().addingTimeInterval(5)
+            while server.addressQuota.idleCount(of: "127.0.0.1") < 4, Date() < deadline { usleep(1000) }
             #expect(try SocketClient(port: server.port).request("GET", "/").text == "handled")
             #expect(idle[0].isClosedByServer())
             #expect(try idle[3].request("GET", "/").text == "handled")
