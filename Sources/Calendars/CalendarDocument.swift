@@ -12,6 +12,18 @@ public struct CalendarDay: Hashable, Sendable {
     }
 }
 
+/// How often and when a component last changed: `SEQUENCE` and `LAST-MODIFIED` (and its
+/// `DTSTAMP`), so a subscribed calendar updates its copy instead of adding another.
+public struct CalendarRevision: Hashable, Sendable {
+    public let sequence: Int64
+    public let lastModified: Date
+
+    public init(sequence: Int64, lastModified: Date) {
+        self.sequence = sequence
+        self.lastModified = lastModified
+    }
+}
+
 /// An all-day event (RFC 5545 VEVENT): from `start` to `end` inclusive, written with the
 /// exclusive `DTEND` the standard asks for.
 public struct CalendarEvent: Sendable {
@@ -24,9 +36,11 @@ public struct CalendarEvent: Sendable {
     public var position: (latitude: Double, longitude: Double)?
     public var url: String?
     public var description: String?
+    public var revision: CalendarRevision?
 
     public init(uid: String, start: CalendarDay, end: CalendarDay, summary: String, location: String? = nil,
-                position: (latitude: Double, longitude: Double)? = nil, url: String? = nil, description: String? = nil) {
+                position: (latitude: Double, longitude: Double)? = nil, url: String? = nil, description: String? = nil,
+                revision: CalendarRevision? = nil) {
         self.uid = uid
         self.start = start
         self.end = end
@@ -35,6 +49,7 @@ public struct CalendarEvent: Sendable {
         self.position = position
         self.url = url
         self.description = description
+        self.revision = revision
     }
 }
 
@@ -45,25 +60,29 @@ public struct CalendarTodo: Sendable {
     public var summary: String
     /// When it was done; nil while it is not.
     public var completed: Date?
+    public var revision: CalendarRevision?
 
-    public init(uid: String, relatedTo: String? = nil, summary: String, completed: Date? = nil) {
+    public init(uid: String, relatedTo: String? = nil, summary: String, completed: Date? = nil, revision: CalendarRevision? = nil) {
         self.uid = uid
         self.relatedTo = relatedTo
         self.summary = summary
         self.completed = completed
+        self.revision = revision
     }
 }
 
 /// An iCalendar document (`text/calendar`), built by libical, which escapes the text, folds the
-/// lines at 75 octets and ends them with CRLF as RFC 5545 says.
+/// lines at 75 octets and ends them with CRLF as RFC 5545 says. A document too large to hold is
+/// sent as its `opening`, the `encodedComponents` of one part after another, and `closing`.
 public struct CalendarDocument: Sendable {
     public var productID: String
     public var events: [CalendarEvent] = []
     public var todos: [CalendarTodo] = []
-    /// `DTSTAMP` of every component: when the document was made.
+    /// `DTSTAMP` of the components without a revision: when the document was made.
     public var stamp: Date
 
     public static let mediaType = "text/calendar; charset=utf-8"
+    public static let closing = Array("END:VCALENDAR\r\n".utf8)
 
     public init(productID: String, stamp: Date) {
         self.productID = productID
@@ -72,14 +91,30 @@ public struct CalendarDocument: Sendable {
 
     /// The document's bytes.
     public func encoded() -> [UInt8] {
+        Self.opening(productID: productID) + encodedComponents() + Self.closing
+    }
+
+    /// The `VCALENDAR` with its properties, up to its first component.
+    public static func opening(productID: String) -> [UInt8] {
         let calendar = icalcomponent_new_vcalendar()!
-        defer { icalcomponent_free(calendar) }
         icalcomponent_add_property(calendar, icalproperty_new_version("2.0"))
         icalcomponent_add_property(calendar, icalproperty_new_prodid(productID))
         icalcomponent_add_property(calendar, icalproperty_new_calscale("GREGORIAN"))
-        for event in events { icalcomponent_add_component(calendar, component(event)) }
-        for todo in todos { icalcomponent_add_component(calendar, component(todo)) }
-        guard let text = icalcomponent_as_ical_string_r(calendar) else { return [] }
+        let whole = text(of: calendar)
+        precondition(whole.count >= closing.count && whole.suffix(closing.count).elementsEqual(closing),
+                     "libical ends a calendar with END:VCALENDAR")
+        return Array(whole.dropLast(closing.count))
+    }
+
+    /// The events, then the to-dos, without the `VCALENDAR` around them.
+    public func encodedComponents() -> [UInt8] {
+        events.flatMap { Self.text(of: component($0)) } + todos.flatMap { Self.text(of: component($0)) }
+    }
+
+    /// The component as text; frees it.
+    private static func text(of component: OpaquePointer) -> [UInt8] {
+        defer { icalcomponent_free(component) }
+        guard let text = icalcomponent_as_ical_string_r(component) else { return [] }
         defer { free(text) }
         return Array(UnsafeRawBufferPointer(start: text, count: strlen(text)))
     }
@@ -87,7 +122,7 @@ public struct CalendarDocument: Sendable {
     private func component(_ event: CalendarEvent) -> OpaquePointer {
         let component = icalcomponent_new_vevent()!
         add(to: component, icalproperty_new_uid(event.uid))
-        add(to: component, icalproperty_new_dtstamp(Self.time(stamp)))
+        addRevision(event.revision, to: component)
         add(to: component, icalproperty_new_dtstart(Self.date(event.start)))
         var end = Self.date(event.end)
         icaltime_adjust(&end, 1, 0, 0, 0)  // exclusive: the day after the last
@@ -105,7 +140,7 @@ public struct CalendarDocument: Sendable {
     private func component(_ todo: CalendarTodo) -> OpaquePointer {
         let component = icalcomponent_new_vtodo()!
         add(to: component, icalproperty_new_uid(todo.uid))
-        add(to: component, icalproperty_new_dtstamp(Self.time(stamp)))
+        addRevision(todo.revision, to: component)
         add(to: component, icalproperty_new_summary(todo.summary))
         if let related = todo.relatedTo { add(to: component, icalproperty_new_relatedto(related)) }
         if let completed = todo.completed {
@@ -115,6 +150,15 @@ public struct CalendarDocument: Sendable {
             add(to: component, icalproperty_new_status(ICAL_STATUS_NEEDSACTION))
         }
         return component
+    }
+
+    /// `DTSTAMP` as the last change, so the same revision always reads the same (the document's
+    /// stamp without one), with `SEQUENCE` and `LAST-MODIFIED`.
+    private func addRevision(_ revision: CalendarRevision?, to component: OpaquePointer) {
+        add(to: component, icalproperty_new_dtstamp(Self.time(revision?.lastModified ?? stamp)))
+        guard let revision else { return }
+        add(to: component, icalproperty_new_sequence(Int32(clamping: revision.sequence)))
+        add(to: component, icalproperty_new_lastmodified(Self.time(revision.lastModified)))
     }
 
     private func add(to component: OpaquePointer, _ property: OpaquePointer?) {

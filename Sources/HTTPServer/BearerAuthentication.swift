@@ -70,8 +70,9 @@ public enum BearerToken {
     /// Marks a secret as this app's API token (in logs, in a secret scanner's rules).
     public static let prefix = "wlt_"
 
-    /// A new secret: the prefix and 32 random bytes as hex.
-    public static func make() throws(HTTPError) -> String {
+    /// A new secret: the prefix and 32 random bytes as hex. Other secrets kept the same way (a
+    /// calendar feed's) carry a prefix of their own.
+    public static func make(prefix: String = prefix) throws(HTTPError) -> String {
         prefix + (try SecretToken.make())
     }
 

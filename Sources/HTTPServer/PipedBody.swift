@@ -6,8 +6,12 @@ import Synchronization
 /// a pipe that the server sends from, so nothing is staged on disk and memory stays at the
 /// pipe's buffer. A client that leaves closes the read end, and the producer's next write fails
 /// (EPIPE; the server ignores SIGPIPE). A producer that throws ends the response with an error,
-/// so the client sees a failed download rather than a short one.
+/// so the client sees a failed download rather than a short one. Each producer is a thread, so
+/// at most `maxProducers` run at once; past them a body is refused with a 503 and `Retry-After`.
 public final class PipedBody: Sendable {
+    public static let maxProducers = 8
+    private static let producers = Atomic<Int>(0)
+
     /// How the producer ended, read once the pipe is drained.
     private final class Outcome: Sendable {
         let succeeded = Mutex<Bool?>(nil)
@@ -22,10 +26,16 @@ public final class PipedBody: Sendable {
         // A write to a pipe whose reader left raises SIGPIPE; the failed write is enough (the
         // server ignores it too, but a body may be made before a server starts, as in tests).
         signal(SIGPIPE, SIG_IGN)
+        let busy = HTTPError(.serviceUnavailable, "The server is too busy to send this; try again shortly.",
+                             headers: ["Retry-After": "5"])
+        guard Self.producers.add(1, ordering: .acquiringAndReleasing).newValue <= Self.maxProducers else {
+            Self.producers.subtract(1, ordering: .acquiringAndReleasing)
+            throw busy
+        }
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
-            throw HTTPError(.serviceUnavailable, "The server is too busy to send this; try again shortly.",
-                            headers: ["Retry-After": "1"])
+            Self.producers.subtract(1, ordering: .acquiringAndReleasing)
+            throw busy
         }
         readEnd = ends[0]
         let writeEnd = ends[1]
@@ -42,6 +52,7 @@ public final class PipedBody: Sendable {
             }
             outcome.succeeded.withLock { $0 = succeeded }
             close(writeEnd)
+            Self.producers.subtract(1, ordering: .acquiringAndReleasing)
         }
     }
 

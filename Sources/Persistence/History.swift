@@ -47,6 +47,7 @@ enum HistoryStore {
             row_id INTEGER NOT NULL,
             kind TEXT NOT NULL);
         CREATE INDEX IF NOT EXISTS history_change_by_token ON history_change(token, entity);
+        CREATE INDEX IF NOT EXISTS history_change_by_row ON history_change(entity, row_id, token);
         CREATE TABLE IF NOT EXISTS history_gap(
             after INTEGER NOT NULL,
             up_to INTEGER NOT NULL);
@@ -168,7 +169,31 @@ enum HistoryStore {
     }
 }
 
+/// When a row last changed: the newest history transaction that changed it. Tokens only grow,
+/// so a later change always has a larger token (a calendar's `SEQUENCE`).
+public struct RowRevision: Sendable, Hashable {
+    public let token: Int64
+    public let timestamp: Date
+
+    public init(token: Int64, timestamp: Date) {
+        self.token = token
+        self.timestamp = timestamp
+    }
+}
+
 extension Connection {
+    /// The newest change of each of `rowIDs` of table `entity` (rows the history never saw are
+    /// absent): one probe of `history_change_by_row` per row, all in one statement.
+    public func latestRevisions(of entity: String, rowIDs: [Int64]) throws -> [Int64: RowRevision] {
+        guard !rowIDs.isEmpty else { return [:] }
+        let rows = try fetchAll("""
+            SELECT ids.value AS row_id, t.token, t.timestamp FROM json_each(?) ids
+            JOIN history_transaction t
+              ON t.token = (SELECT max(c.token) FROM history_change c WHERE c.entity = ? AND c.row_id = ids.value)
+            """, [sqlJSONList(rowIDs), entity])
+        return Dictionary(rows.map { ($0[0] as Int64, RowRevision(token: $0[1], timestamp: $0[2])) }) { first, _ in first }
+    }
+
     /// The token of the newest committed transaction this connection sees (0 before any): read
     /// inside `Database.read` together with the data, it says exactly which commits that data includes.
     public func latestHistoryToken() throws -> Int64 {

@@ -156,3 +156,9 @@ public final class Statement {
 public func sqlPlaceholders(_ count: Int) -> String {
     Array(repeating: "?", count: count).joined(separator: ", ")
 }
+
+/// Row ids as one JSON array argument, for `IN (SELECT value FROM json_each(?))`: one statement
+/// (cached) however many ids, where placeholders would make a new one per count.
+public func sqlJSONList(_ ids: [Int64]) -> String {
+    "[" + ids.map(String.init).joined(separator: ",") + "]"
+}

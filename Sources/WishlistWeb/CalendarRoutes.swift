@@ -1,13 +1,12 @@
 import Calendars
 import Foundation
 import HTTPServer
+import Persistence
 import WishlistCore
 
-/// Trips for calendar apps (RFC 5545, written by libical): `/trips/:id/calendar.ics`, the trip's
-/// dates as an all-day event with its place, position and address, and each activity as a to-do
-/// related to it (completed when checked). Read from the trip page's checklist query, so the
-/// file says what the page shows. UIDs are the trip's and activities' ids, which never change
-/// (not even through an export and import), so a calendar updates instead of duplicating.
+/// Trips for calendar apps (RFC 5545, written by libical): `/trips/:id/calendar.ics` downloads
+/// one trip; `CalendarFeeds` serves subscriptions. Both read `calendarEntries` and draw it with
+/// `TripCalendar`, so the file and the feed say the same.
 struct CalendarRoutes {
     let app: WishlistApp
 
@@ -17,34 +16,63 @@ struct CalendarRoutes {
 
     private func tripCalendar(_ request: Request) throws -> Response {
         let id = try RecordID(request.parameters["id"], entity: "trip").value
-        guard let checklist = try app.store.fetch(ActivityListFragment(tripID: id).query) else {
-            throw HTTPError(.notFound, "There is no trip number \(id). It may have been deleted.")
+        let entries = try app.store.read { snapshot in
+            let entries = try snapshot.fetch(.calendarEntries(tripID: id, limit: 1))
+            if entries.isEmpty, try snapshot.fetch(.trip(id: id)) == nil {
+                throw HTTPError(.notFound, "There is no trip number \(id). It may have been deleted.")
+            }
+            return entries
         }
-        var document = CalendarDocument(productID: "-//Wishlist//Trips//EN", stamp: app.store.clock.now())
-        let trip = checklist.trip
-        let tripUID = Self.uid(trip: trip.id)
-        if let start = trip.startDate {
-            let end = trip.endDate ?? start
-            document.events.append(CalendarEvent(
-                uid: tripUID, start: Self.day(start), end: Self.day(end), summary: trip.name,
-                location: trip.destination?.name,
-                position: trip.destination?.coordinate.map { ($0.latitude, $0.longitude) },
-                url: Self.origin(of: request) + "/trips/\(trip.id)",
-                description: Self.description(trip.subtitle, checklist.activities)))
-        }
-        document.todos = checklist.activities.map { activity in
-            CalendarTodo(uid: Self.uid(activity: activity.id), relatedTo: tripUID, summary: activity.name,
-                         completed: activity.isComplete ? activity.dateEdited : nil)
-        }
-        var response = Response(body: .bytes(document.encoded()))
+        let calendar = TripCalendar(origin: request.origin, stamp: app.store.clock.now())
+        var response = Response(body: .bytes(calendar.document(entries).encoded()))
         response.headers["Content-Type"] = CalendarDocument.mediaType
-        response.headers["Content-Disposition"] = "attachment; filename=\"trip-\(trip.id).ics\""
+        response.headers["Content-Disposition"] = "attachment; filename=\"trip-\(id).ics\""
         response.headers["Cache-Control"] = "private, no-cache"
         return response
+    }
+}
+
+/// Trips with dates as calendar components: each an all-day event with its place, position,
+/// address and checklist, each activity a to-do related to it (completed when checked). UIDs are
+/// the trip's and activities' ids, which never change (not even through an export and import),
+/// and each carries its newest change in the history, so a calendar updates instead of duplicating.
+struct TripCalendar {
+    static let productID = "-//Wishlist//Trips//EN"
+    /// Where the events link back to: the scheme and host the request came to.
+    let origin: String
+    /// `DTSTAMP` of a component the history never saw (none, once the app has written it).
+    let stamp: Date
+
+    var opening: [UInt8] { CalendarDocument.opening(productID: Self.productID) }
+
+    func document(_ entries: [CalendarEntry]) -> CalendarDocument {
+        var document = CalendarDocument(productID: Self.productID, stamp: stamp)
+        for entry in entries {
+            let trip = entry.trip
+            guard let start = trip.startDate else { continue }
+            document.events.append(CalendarEvent(
+                uid: Self.uid(trip: trip.id), start: Self.day(start), end: Self.day(trip.endDate ?? start),
+                summary: trip.name, location: trip.destination?.name,
+                position: trip.destination?.coordinate.map { ($0.latitude, $0.longitude) },
+                url: origin + "/trips/\(trip.id)",
+                description: Self.description(trip.subtitle, entry.activities),
+                revision: entry.revision.map(Self.revision)))
+            document.todos += entry.activities.map { activity in
+                CalendarTodo(uid: Self.uid(activity: activity.id), relatedTo: Self.uid(trip: trip.id), summary: activity.name,
+                             completed: activity.isComplete ? activity.dateEdited : nil,
+                             revision: entry.activityRevisions[activity.id].map(Self.revision))
+            }
+        }
+        return document
     }
 
     static func uid(trip id: Trip.ID) -> String { "trip-\(id)@wishlist" }
     static func uid(activity id: Activity.ID) -> String { "activity-\(id)@wishlist" }
+
+    /// The history token as `SEQUENCE`: tokens only grow, so every change raises it.
+    private static func revision(_ revision: RowRevision) -> CalendarRevision {
+        CalendarRevision(sequence: revision.token, lastModified: revision.timestamp)
+    }
 
     private static func day(_ date: CalendarDate) -> CalendarDay {
         CalendarDay(year: date.year, month: date.month, day: date.day)
@@ -55,9 +83,12 @@ struct CalendarRoutes {
         let lines = (subtitle.map { [$0] } ?? []) + activities.map { "\($0.isComplete ? "✓" : "–") \($0.name)" }
         return lines.isEmpty ? nil : lines.joined(separator: "\n")
     }
+}
 
-    /// The scheme and host this request came to (the Host header passed `HostValidation`).
-    private static func origin(of request: Request) -> String {
-        "\(request.isSecure ? "https" : "http")://\(request.headers["Host"] ?? "localhost")"
+extension Request {
+    /// The scheme and host this request came to (the Host header passed `HostValidation`): what
+    /// links in a file that leaves the browser start with.
+    var origin: String {
+        "\(isSecure ? "https" : "http")://\(headers["Host"] ?? "localhost")"
     }
 }

@@ -16,11 +16,6 @@ public enum APITokens {
 
 // The Data page's API tokens section: create one (its secret shown on the answer, once), revoke one.
 extension DataPage {
-    enum TokenNotice {
-        case created(name: String, secret: String)
-        case problem(String)
-    }
-
     func registerTokenRoutes(on router: inout Router) {
         router.post("/data/tokens") { request in try createToken(request) }
         router.post("/data/tokens/:name/revoke") { request in
@@ -31,25 +26,17 @@ extension DataPage {
 
     private func createToken(_ request: Request) throws -> Response {
         let name = request.form["name"] ?? ""
-        do {
-            let secret = try APITokens.create(named: name, in: app.store)
-            var response = try page(for: request, tokens: .created(name: name.trimmingCharacters(in: .whitespaces), secret: secret))
-            // The secret is on this page only: never kept by a cache, never shown again.
-            response.headers["Cache-Control"] = "no-store"
-            return response
-        } catch let error as ValidationError {
-            return try page(for: request, tokens: .problem(error.message), status: .unprocessableContent)
-        }
+        return try secretAnswer(request, section: .tokens, name: name) { try APITokens.create(named: name, in: app.store) }
     }
 
-    func tokensContext(_ notice: TokenNotice?) throws -> [String: MustacheValue] {
+    func tokensContext(_ notice: SecretNotice?) throws -> [String: MustacheValue] {
         let tokens = try app.store.apiTokens()
         var context: [String: MustacheValue] = [
             "tokens": .array(tokens.map { ["name": .string($0.name), "author": .string($0.author),
                                            "created": .string($0.creationDate.longDateText)] }),
             "hasTokens": .bool(!tokens.isEmpty),
         ]
-        switch notice {
+        switch notice?.outcome {
         case .created(let name, let secret): context["newToken"] = ["name": .string(name), "secret": .string(secret)]
         case .problem(let message): context["tokenProblem"] = .string(message)
         case nil: break

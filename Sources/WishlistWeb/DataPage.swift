@@ -7,8 +7,8 @@ import WishlistCore
 
 /// The Data page (`/data`), the browser's side of `wishlist export` and `import`: downloads the
 /// whole wishlist as a zip archive, and restores one by upload, after a preview of what it holds
-/// and what it replaces, behind an automatic backup (DataPage+Import.swift); and makes and revokes
-/// API tokens (DataPage+Tokens.swift).
+/// and what it replaces, behind an automatic backup (DataPage+Import.swift); makes and revokes
+/// API tokens (DataPage+Tokens.swift) and calendar feeds (DataPage+Feeds.swift).
 struct DataPage {
     let app: WishlistApp
     /// The one uploaded archive waiting for its confirmation (a new upload replaces it).
@@ -35,15 +35,16 @@ struct DataPage {
         router.post("/data/import") { request in try stage(request) }
         router.post("/data/import/:id/confirm") { request in try confirm(request) }
         registerTokenRoutes(on: &router)
+        registerFeedRoutes(on: &router)
         registerBackupRoutes(on: &router)
     }
 
     /// The folder holding the database, the photos, the backups.
     var dataDirectory: URL { URL(fileURLWithPath: app.store.database.path).deletingLastPathComponent() }
 
-    /// The page with its forms; `problem` (an upload refused) shows above the upload form, `tokens`
-    /// (a new token's secret, or why none was made) in the API tokens section.
-    func page(for request: Request, problem: String? = nil, tokens: TokenNotice? = nil, status: HTTPStatus = .ok) throws -> Response {
+    /// The page with its forms; `problem` (an upload refused) shows above the upload form, `notice`
+    /// (a new secret, or why none was made) in its section.
+    func page(for request: Request, problem: String? = nil, notice: SecretNotice? = nil, status: HTTPStatus = .ok) throws -> Response {
         pendingImports.removeExpired()
         let contents = try app.store.fetch(.contents)
         let backups = Backup.importBackups(of: app.store)
@@ -56,7 +57,8 @@ struct DataPage {
             "hasBackups": .bool(!backups.isEmpty),
         ]
         if let problem { context["problem"] = .string(problem) }
-        context.merge(try tokensContext(tokens)) { $1 }
+        context.merge(try tokensContext(notice?.section == .tokens ? notice : nil)) { $1 }
+        context.merge(try feedsContext(notice?.section == .feeds ? notice : nil, request)) { $1 }
         return try app.pages.page("data", for: request, tab: nil, status: status, context)
     }
 
@@ -103,5 +105,36 @@ struct DataPage {
     static func countsText(trips: Int, activities: Int, photos: Int) -> (trips: String, activities: String, photos: String) {
         func counted(_ count: Int, _ one: String, _ many: String) -> String { "\(count) \(count == 1 ? one : many)" }
         return (counted(trips, "trip", "trips"), counted(activities, "activity", "activities"), counted(photos, "photo", "photos"))
+    }
+}
+
+/// What a form that makes a secret (an API token, a calendar feed's address) shows on its answer:
+/// the secret, once, or why none was made, in the form's section.
+struct SecretNotice {
+    enum Section { case tokens, feeds }
+    enum Outcome {
+        case created(name: String, secret: String)
+        case problem(String)
+    }
+
+    let section: Section
+    let outcome: Outcome
+}
+
+extension DataPage {
+    /// The page after `make` made a secret for `name` (never kept by a cache: the secret is on
+    /// this answer only), or with the form's problem.
+    func secretAnswer(_ request: Request, section: SecretNotice.Section, name: String,
+                      make: () throws -> String) throws -> Response {
+        do {
+            let secret = try make()
+            let created = SecretNotice(section: section, outcome: .created(name: name.trimmingCharacters(in: .whitespaces), secret: secret))
+            var response = try page(for: request, notice: created)
+            response.headers["Cache-Control"] = "no-store"
+            return response
+        } catch let error as ValidationError {
+            return try page(for: request, notice: SecretNotice(section: section, outcome: .problem(error.message)),
+                            status: .unprocessableContent)
+        }
     }
 }

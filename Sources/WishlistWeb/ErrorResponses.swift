@@ -9,7 +9,7 @@ import WishlistCore
 extension WishlistError: HTTPResponseError {
     public var status: HTTPStatus {
         switch self {
-        case .notFound, .noSuchToken: .notFound
+        case .notFound, .noSuchSecret: .notFound
         case .renamedMeanwhile, .changedMeanwhile: .preconditionFailed
         }
     }
@@ -17,7 +17,7 @@ extension WishlistError: HTTPResponseError {
     public var message: String {
         switch self {
         case .notFound(let entity, let id): "There is no \(entity) number \(id). It may have been deleted."
-        case .noSuchToken: description
+        case .noSuchSecret: description
         case .renamedMeanwhile(let entity, let now): "While this change waited, the \(entity) was renamed to “\(now)” elsewhere."
         case .changedMeanwhile(let entity):
             "The \(entity) was changed elsewhere since this form was opened. The form shows what you typed: save again to keep it, or cancel to see the other change."

@@ -105,6 +105,8 @@ public final class WishlistApp: Sendable {
             // exports and the static files answer this site's own pages alone.
             CrossSiteReadProtection(openPages: { path in router.isPage(path) || path == loginPath }),
             staticFiles,
+            // Before the password: a calendar app cannot sign in; its secret opens its feed alone.
+            CalendarFeeds(store: store),
             bearerAuthentication,
             CSRFProtection(),
         ]

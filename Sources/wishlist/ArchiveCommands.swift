@@ -7,11 +7,6 @@ struct ArchiveCommands {
 
     private var path: URL { URL(fileURLWithPath: invocation.paths[0]) }
 
-    private func openStore() throws -> WishlistStore {
-        try FileManager.default.createDirectory(atPath: invocation.dataDirectory, withIntermediateDirectories: true)
-        return try WishlistStore(path: invocation.databasePath)
-    }
-
     /// Checks the whole archive first; over a wishlist that has trips it needs `--replace` (or a
     /// yes at the terminal) and takes a backup before replacing anything.
     func importArchive() throws {
@@ -20,7 +15,7 @@ struct ArchiveCommands {
         let lock = try DataFolderLock.ifFree(folder: invocation.dataDirectory, command: "import")
         defer { lock?.release() }
         let hadDatabase = FileManager.default.fileExists(atPath: invocation.databasePath)
-        let store = try openStore()
+        let store = try invocation.openStore()
         defer { store.close() }
         let archive = WishlistArchive(store: store)
         let staged = try archive.stage(path)
@@ -48,7 +43,7 @@ struct ArchiveCommands {
     }
 
     func exportArchive() throws {
-        let store = try openStore()
+        let store = try invocation.openStore()
         defer { store.close() }
         let meter = ProgressMeter(verb: "Exported")
         try WishlistArchive(store: store).export(to: path, progress: meter.report)
@@ -64,7 +59,7 @@ struct ArchiveCommands {
         guard !FileManager.default.fileExists(atPath: path.path) else {
             throw Invocation.UsageError(description: "\(path.path) already exists; name a new folder for the backup.")
         }
-        let store = try openStore()
+        let store = try invocation.openStore()
         defer { store.close() }
         let backup = try Backup.write(of: store, to: path)
         print("Backed up the database and \(backup.photoFiles) photo files to \(path.path). To restore: wishlist restore \(path.path) --data-dir \(invocation.dataDirectory)")

@@ -3,7 +3,7 @@ import Foundation
 /// The parsed command line: a subcommand, its positional arguments and its options.
 struct Invocation {
     enum Command: String, CaseIterable {
-        case serve, `import`, export, backup, restore, token
+        case serve, `import`, export, backup, restore, token, feed
         case generateSample = "generate-sample"
     }
 
@@ -25,6 +25,8 @@ struct Invocation {
     /// A certificate and key of the owner's own (PEM files), instead of the self-signed one.
     var tlsCertificateFile: String?
     var tlsKeyFile: String?
+    /// The trip a new calendar feed shows (`feed create --trip ID`); nil: every trip.
+    var feedTrip: Int64?
     var sample = SampleSize()
 
     /// The size and seed of a generated sample archive.
@@ -55,6 +57,13 @@ struct Invocation {
                                         is kept); its writes show in the history as token:NAME
       wishlist token list [--data-dir DIR]
       wishlist token revoke NAME [--data-dir DIR]
+      wishlist feed create NAME [--trip ID] [--data-dir DIR]
+                                        make a calendar feed of every trip with dates (or of one)
+                                        and print its secret address, once, for a calendar app
+      wishlist feed list [--data-dir DIR]
+      wishlist feed rotate NAME [--data-dir DIR]
+                                        give the feed a new address; the old one stops at once
+      wishlist feed revoke NAME [--data-dir DIR]
       wishlist generate-sample PATH [--trips N] [--activities-per-trip N] [--seed N]
                                         write a large deterministic archive for benchmarks
                                         (default 100000 trips, 10 activities each, seed 1)
@@ -83,6 +92,11 @@ struct Invocation {
     /// What `wishlist token` does (its first argument).
     enum TokenAction: String {
         case create, list, revoke
+    }
+
+    /// What `wishlist feed` does (its first argument).
+    enum FeedAction: String {
+        case create, list, rotate, revoke
     }
 
     /// When `serve` speaks HTTPS.
@@ -162,6 +176,8 @@ struct Invocation {
                     throw UsageError(description: "--tls must be one of \(TLSMode.allCases.map(\.rawValue).joined(separator: ", ")), not “\(text)”.")
                 }
                 invocation.tls = mode
+            case "--trip":
+                invocation.feedTrip = Int64(try number(for: argument, in: 1...Int.max))
             case "--tls-cert":
                 invocation.tlsCertificateFile = try value(for: argument)
             case "--tls-key":
@@ -185,6 +201,16 @@ struct Invocation {
             }
             return invocation
         }
+        if invocation.command == .feed {
+            guard let action = invocation.paths.first.flatMap(FeedAction.init(rawValue:)),
+                  invocation.paths.count == (action == .list ? 1 : 2) else {
+                throw UsageError(description: "feed needs one of: create NAME [--trip ID], list, rotate NAME, revoke NAME.")
+            }
+            if invocation.feedTrip != nil, action != .create {
+                throw UsageError(description: "--trip goes with feed create only.")
+            }
+            return invocation
+        }
         let expectedPaths = invocation.command == .serve ? 0 : 1
         guard invocation.paths.count == expectedPaths else {
             throw UsageError(description: expectedPaths == 0
@@ -198,6 +224,12 @@ struct Invocation {
             throw UsageError(description: "--tls off serves no certificate: leave out --tls-cert and --tls-key.")
         }
         return invocation
+    }
+
+    /// Where `serve` with these options answers, as a browser or a calendar app reaches it.
+    func origin(port: Int? = nil) -> String {
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        return "\(TLSSetup.isWanted(by: self) ? "https" : "http")://\(shownHost):\(port ?? Int(self.port))"
     }
 
     var databasePath: String {

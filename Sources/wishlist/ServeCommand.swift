@@ -20,7 +20,7 @@ struct ServeCommand {
         // Left by a process killed mid-write; nothing else writes here while the lock is ours.
         let leftovers = DataFolder.sweepTemporaries(besideDatabaseAt: invocation.databasePath)
         if !leftovers.isEmpty { Self.log("Removed \(leftovers.count) temporary file(s) left by an interrupted run: \(leftovers.joined(separator: ", ")).") }
-        let tls = try TLSSetup.configuration(for: invocation, isLoopback: ListenPolicy.isLoopback(invocation.host))
+        let tls = try TLSSetup.configuration(for: invocation)
         let maxPhotoBytes = invocation.maxPhotoMegabytes * 1024 * 1024
         let store = try DamagedDatabase.explained(invocation) {
             try WishlistStore(path: invocation.databasePath, photoLimits: PhotoLimits(maxBytes: maxPhotoBytes))
@@ -49,14 +49,12 @@ struct ServeCommand {
         configuration.tls = tls
         let server = try app.makeServer(configuration)
         try server.start(listeningOn: listener)
-        let shownHost = invocation.host.contains(":") ? "[\(invocation.host)]" : invocation.host
         // Written unbuffered so a log file or pipe sees it at once. The fingerprint first: the owner
         // compares it with the browser's before typing the password into a self-signed page.
         if let fingerprint = try tls?.fingerprint() {
             FileHandle.standardOutput.write(Data("TLS certificate SHA-256 fingerprint: \(fingerprint)\n".utf8))
         }
-        let scheme = tls == nil ? "http" : "https"
-        FileHandle.standardOutput.write(Data("Wishlist is ready at \(scheme)://\(shownHost):\(server.port)/\n".utf8))
+        FileHandle.standardOutput.write(Data("Wishlist is ready at \(invocation.origin(port: server.port))/\n".utf8))
         DispatchQueue.global(qos: .utility).async { Self.sweepPhotos(of: store) }
         // A burst of requests leaves SQLite's page caches and glibc's per-thread arenas full
         // (Benchmarks/README.md); once the server is quiet, give that back. Serving again refills the caches.

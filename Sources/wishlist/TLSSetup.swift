@@ -10,17 +10,20 @@ enum TLSSetup {
     static let keyFileName = "tls-key.pem"
 
     /// nil: plain HTTP. Beyond loopback a password is sent over the network, so `auto` turns TLS on.
-    static func configuration(for invocation: Invocation, isLoopback: Bool) throws -> TLSConfiguration? {
-        let wanted = switch invocation.tls {
-        case .off: false
-        case .on: true
-        case .auto: !isLoopback || invocation.tlsCertificateFile != nil
-        }
-        guard wanted else { return nil }
+    static func configuration(for invocation: Invocation) throws -> TLSConfiguration? {
+        guard isWanted(by: invocation) else { return nil }
         if let certificate = invocation.tlsCertificateFile, let key = invocation.tlsKeyFile {
             return try TLSConfiguration(certificateFile: certificate, keyFile: key)
         }
         return try selfSigned(in: invocation.dataDirectory, host: invocation.host, allowedHosts: invocation.allowedHosts)
+    }
+
+    static func isWanted(by invocation: Invocation) -> Bool {
+        switch invocation.tls {
+        case .off: false
+        case .on: true
+        case .auto: !ListenPolicy.isLoopback(invocation.host) || invocation.tlsCertificateFile != nil
+        }
     }
 
     private static func selfSigned(in folder: String, host: String, allowedHosts: [String]) throws -> TLSConfiguration {

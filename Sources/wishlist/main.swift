@@ -16,6 +16,7 @@ do {
     case .backup: try ArchiveCommands(invocation: invocation).backup()
     case .restore: try ArchiveCommands(invocation: invocation).restore()
     case .token: try TokenCommand(invocation: invocation).run()
+    case .feed: try FeedCommand(invocation: invocation).run()
     case .generateSample: try SampleCommand(invocation: invocation).run()
     }
 } catch let error as Invocation.UsageError {

@@ -26,4 +26,26 @@ import Testing
         #expect(ics.contains("STATUS:NEEDS-ACTION\r\n") && ics.contains("RELATED-TO:trip-1@test\r\n"))
         #expect(ics.components(separatedBy: "\r\n").allSatisfy { $0.utf8.count <= 75 }, "lines folded")
     }
+
+    /// A feed too large to hold is written as opening, parts, closing: the same bytes as whole.
+    @Test func aDocumentWrittenInPartsIsTheWholeDocument() {
+        var whole = CalendarDocument(productID: "-//Test//EN", stamp: Date(timeIntervalSince1970: 1_800_000_000))
+        let days = (1...3).map { CalendarDay(year: 2027, month: 5, day: $0) }
+        let events = days.enumerated().map { index, day in
+            CalendarEvent(uid: "trip-\(index)@test", start: day, end: day, summary: "Trip \(index)",
+                          revision: CalendarRevision(sequence: Int64(40 + index), lastModified: Date(timeIntervalSince1970: 1_800_000_000)))
+        }
+        whole.events = events
+        var parts = CalendarDocument.opening(productID: "-//Test//EN")
+        for event in events {
+            var part = CalendarDocument(productID: "-//Test//EN", stamp: Date(timeIntervalSince1970: 1_900_000_000))
+            part.events = [event]
+            parts += part.encodedComponents()
+        }
+        parts += CalendarDocument.closing
+        #expect(parts == whole.encoded())
+        let ics = text(whole)
+        #expect(ics.contains("SEQUENCE:41\r\n") && ics.contains("LAST-MODIFIED:20270115T080000Z\r\n"))
+        #expect(ics.contains("DTSTAMP:20270115T080000Z\r\n"), "a revised component is stamped with its last change")
+    }
 }

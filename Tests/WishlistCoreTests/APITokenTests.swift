@@ -19,7 +19,7 @@ import TestSupport
 
         try test.store.revokeAPIToken(name: "laptop-sync")
         #expect(try test.store.apiToken(secretHash: "hash-1") == nil)
-        #expect(throws: WishlistError.noSuchToken(name: "laptop-sync")) { try test.store.revokeAPIToken(name: "laptop-sync") }
+        #expect(throws: WishlistError.noSuchSecret(kind: "API token", name: "laptop-sync")) { try test.store.revokeAPIToken(name: "laptop-sync") }
     }
 
     @Test func namesAreNewAndPlain() throws {

@@ -2,8 +2,8 @@
 public enum WishlistError: Error, Hashable, Sendable, CustomStringConvertible {
     /// No row of `entity` ("trip", "activity") has this id: it never existed or was deleted.
     case notFound(entity: String, id: Int64)
-    /// No API token has this name: it never existed or was revoked.
-    case noSuchToken(name: String)
+    /// No secret of this kind ("API token", "calendar feed") has this name: it never existed or was revoked.
+    case noSuchSecret(kind: String, name: String)
     /// A change made to what `entity` was named before is refused: it has been renamed to `now`
     /// since (a rename kept offline, another tab's meanwhile).
     case renamedMeanwhile(entity: String, now: String)
@@ -13,7 +13,7 @@ public enum WishlistError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notFound(let entity, let id): "There is no \(entity) with id \(id); it may have been deleted."
-        case .noSuchToken(let name): "There is no API token called “\(name)”; it may have been revoked."
+        case .noSuchSecret(let kind, let name): "There is no \(kind) called “\(name)”; it may have been revoked."
         case .renamedMeanwhile(let entity, let now): "The \(entity) has been renamed to “\(now)” since."
         case .changedMeanwhile(let entity): "The \(entity) has been changed since."
         }

@@ -34,6 +34,7 @@ enum Schema {
         lastingIDs,
         searchedFields,
         galleries,
+        calendarFeeds,
     ]
 
     /// Photos (see `PhotoLibrary`). The sizes and the content version live on the trip row so

@@ -45,9 +45,8 @@ extension WishlistQuery where Value == Set<Trip.ID> {
     /// for all of them (at most `TripPageChanges.changeLimit`), by their ids as JSON.
     static func tripIDs(of table: String, _ ids: [Int64]) -> Self {
         Self { connection in
-            let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
-            return Set(try connection.fetchAll("SELECT DISTINCT trip_id FROM \(table) WHERE id IN (SELECT value FROM json_each(?))",
-                                               [list]).map { $0["trip_id"] as Int64 })
+            Set(try connection.fetchAll("SELECT DISTINCT trip_id FROM \(table) WHERE id IN (SELECT value FROM json_each(?))",
+                                        [sqlJSONList(ids)]).map { $0["trip_id"] as Int64 })
         }
     }
 }

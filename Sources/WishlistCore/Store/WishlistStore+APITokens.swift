@@ -22,7 +22,7 @@ extension WishlistStore {
     /// so that it reads the same in a URL, a history author and a command line.
     @discardableResult
     public func addAPIToken(name: String, secretHash: String) throws -> APIToken {
-        let name = try Self.validatedTokenName(name)
+        let name = try Self.validatedSecretName(name, example: "laptop-sync")
         let token = APIToken(name: name, creationDate: clock.now())
         try database.write(author: Self.appAuthor) { connection in
             guard try connection.fetchOne("SELECT 1 FROM APIToken WHERE name = ?", [name]) == nil else {
@@ -60,7 +60,7 @@ extension WishlistStore {
     public func revokeAPIToken(name: String) throws {
         try database.write(author: Self.appAuthor) { connection in
             try connection.execute("DELETE FROM APIToken WHERE name = ?", [name])
-            if connection.changes == 0 { throw WishlistError.noSuchToken(name: name) }
+            if connection.changes == 0 { throw WishlistError.noSuchSecret(kind: "API token", name: name) }
         }
     }
 
@@ -70,12 +70,13 @@ extension WishlistStore {
         APIToken(name: row["name"], creationDate: row["creation_date"])
     }
 
-    static func validatedTokenName(_ text: String) throws(ValidationError) -> String {
+    /// The name of an API token or a calendar feed: what the owner calls it to revoke it.
+    static func validatedSecretName(_ text: String, example: String) throws(ValidationError) -> String {
         let name = text.trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty else { throw ValidationError(field: "name", message: "Enter a name for the token, such as “laptop-sync”.") }
+        guard !name.isEmpty else { throw ValidationError(field: "name", message: "Enter a name, such as “\(example)”.") }
         guard name.count <= maxTokenNameLength,
               name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
-            throw ValidationError(field: "name", message: "Name the token with letters, digits, - and _ only (at most \(maxTokenNameLength)).")
+            throw ValidationError(field: "name", message: "Use letters, digits, - and _ only in the name (at most \(maxTokenNameLength)).")
         }
         return name
     }
