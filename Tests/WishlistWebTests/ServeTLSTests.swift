@@ -49,4 +49,21 @@ import TestSupport
         let page = try curl(["--cacert", folder + "/cert.pem", "https://127.0.0.1:\(port)/"])
         #expect(page.exitCode == 0 && page.output.hasPrefix("HTTP/1.1 200"), "\(page.errors)")
     }
+
+    /// `wishlist feed create` prints the address `serve` with the same options answers at: over
+    /// HTTPS and behind a password, a calendar app reads the feed with that address alone.
+    @Test func aFeedMadeOnTheCommandLineIsReadOverHTTPSWithAPasswordSet() throws {
+        let serve = try ServeProcess(arguments: ["--host", "127.0.0.1", "--tls", "on"],
+                                     environment: ["WISHLIST_PASSWORD": "open sesame"])
+        let port = try serve.readyPort(scheme: "https")
+        let made = try run(ServePasswordTests.executable.path, ["feed", "create", "phone", "--tls", "on", "--port", String(port),
+                                                                "--data-dir", serve.folder + "/data"])
+        #expect(made.exitCode == 0, "\(made.errors)")
+        let address = try #require(made.output.split(separator: "\n").first { $0.hasPrefix("https://127.0.0.1:\(port)/calendar/wlc_") })
+        let feed = try curl(["--cacert", serve.folder + "/data/tls-certificate.pem", String(address)])
+        #expect(feed.output.hasPrefix("HTTP/1.1 200"), "\(feed.errors)")
+        #expect(feed.output.contains("BEGIN:VEVENT") && feed.output.contains("URL:https://127.0.0.1:\(port)/trips/"))
+        let page = try curl(["--cacert", serve.folder + "/data/tls-certificate.pem", "https://127.0.0.1:\(port)/data"])
+        #expect(page.output.hasPrefix("HTTP/1.1 401") || page.output.hasPrefix("HTTP/1.1 303"), "the rest still needs the password")
+    }
 }
