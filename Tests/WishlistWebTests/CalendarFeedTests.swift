@@ -91,6 +91,8 @@ import WishlistCore
         let rotated = try CalendarFeedSecrets.rotate(named: "phone", in: harness.store)
         #expect(try harness.client.get(path).status == 404)
         #expect(try harness.client.get(rotated).status == 200)
+        // The Host check comes first (DNS rebinding): another name is refused even a live feed.
+        #expect(try InProcessEndpoint(server: harness.server, host: "evil.example").get(rotated).status == 421)
         try harness.store.revokeCalendarFeed(name: "phone")
         let gone = try harness.client.get(rotated)
         #expect(gone.status == 404 && gone.text.contains("copy the feed’s address again"))
