@@ -15,7 +15,7 @@ RUN swift build -c release --product wishlist --static-swift-stdlib \
 # Runtime stage: only the shared libraries the binary links against.
 FROM debian:bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends \
-        libmicrohttpd12 libsqlite3-0 libvips42 libmagic1 zlib1g libgnutls30 libgeonames0 libbrotli1 libical3 \
+        libmicrohttpd12 libsqlite3-0 libvips42 libmagic1 zlib1g libgnutls30 libgeonames0 libbrotli1 libical3 libgdal32 \
     && rm -rf /var/lib/apt/lists/*
 COPY --from=build /wishlist /usr/local/bin/wishlist
 # The map's basemap: Bundle.module looks for it beside the binary.

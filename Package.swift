@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers, bottom to top. The libraries in the middle know nothing of trips:
-//   C system libraries  ->  HTTPServer, Mustache, Persistence, Imaging, FileArchive, Places, WorldMap, Calendars  ->  WishlistCore  ->  WishlistWeb  ->  wishlist
+//   C system libraries  ->  HTTPServer, Mustache, Persistence, Imaging, FileArchive, Places, WorldMap, Calendars, Geodata  ->  WishlistCore  ->  WishlistWeb  ->  wishlist
 let package = Package(
     name: "Wishlist",
     platforms: [.macOS(.v15)],
@@ -43,6 +43,8 @@ let package = Package(
                        providers: [.apt(["libgeonames-dev"])]),
         .systemLibrary(name: "CICal", pkgConfig: "libical",
                        providers: [.apt(["libical-dev"])]),
+        .systemLibrary(name: "CGDAL", pkgConfig: "gdal",
+                       providers: [.apt(["libgdal-dev"])]),
 
         // General libraries.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CZlib", "CGnuTLS", "CBrotli"]),
@@ -52,6 +54,7 @@ let package = Package(
         .target(name: "FileArchive", dependencies: ["CArchive"]),
         .target(name: "Places", dependencies: ["CGeonames"]),
         .target(name: "Calendars", dependencies: ["CICal"]),
+        .target(name: "Geodata", dependencies: ["CGDAL"]),
         // The basemap (Natural Earth 1:110m, see Resources/README.md) is a resource bundle beside the binary.
         .target(name: "WorldMap", dependencies: ["Places"], exclude: ["Resources/README.md"],
                 resources: [.copy("Resources/countries-110m.txt")]),
@@ -59,7 +62,7 @@ let package = Package(
         // The app.
         .target(name: "WishlistCore", dependencies: ["Persistence", "Imaging", "FileArchive", "Places"]),
         .target(name: "WishlistWeb", dependencies: ["HTTPServer", "Mustache", "Persistence", "Imaging", "Places", "WishlistCore", "WorldMap",
-                                                    "Calendars"]),
+                                                    "Calendars", "Geodata"]),
         .executableTarget(name: "wishlist", dependencies: ["WishlistWeb", "WishlistCore", "HTTPServer", "Persistence", "CMalloc"]),
 
         // One test target per library target, and the clients and clock they share.
@@ -72,6 +75,7 @@ let package = Package(
         .testTarget(name: "PlacesTests", dependencies: ["Places"]),
         .testTarget(name: "WorldMapTests", dependencies: ["WorldMap", "Places"]),
         .testTarget(name: "CalendarsTests", dependencies: ["Calendars"]),
+        .testTarget(name: "GeodataTests", dependencies: ["Geodata", "CGDAL"]),
         .testTarget(name: "WishlistCoreTests", dependencies: ["WishlistCore", "Persistence", "Imaging", "FileArchive", "Places",
                                                     "TestSupport"]),
         .testTarget(name: "WishlistWebTests", dependencies: ["WishlistWeb", "WishlistCore", "HTTPServer", "Persistence", "Imaging", "Places",

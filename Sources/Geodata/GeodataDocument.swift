@@ -1,0 +1,145 @@
+import CGDAL
+import Foundation
+
+/// A named point on the earth (WGS84 degrees), as map apps and GPS units take them.
+public struct Waypoint: Hashable, Sendable {
+    public var name: String
+    public var latitude: Double
+    public var longitude: Double
+    /// An absolute URL that the point links to.
+    public var link: String?
+    public var description: String?
+
+    public init(name: String, latitude: Double, longitude: Double, link: String? = nil, description: String? = nil) {
+        self.name = name
+        self.latitude = latitude
+        self.longitude = longitude
+        self.link = link
+        self.description = description
+    }
+}
+
+/// The file formats waypoints are written in, each by its GDAL/OGR driver.
+public enum GeodataFormat: String, CaseIterable, Hashable, Sendable {
+    /// GPX 1.1 `<wpt>` elements (`name`, `desc`, `link href`).
+    case gpx
+    /// KML 2.2 placemarks (`name`, `description`; the link as extended data `link`).
+    case kml
+    /// GeoJSON (RFC 7946) point features with `name`, `description` and `link` properties.
+    case geojson
+
+    public var fileExtension: String { rawValue }
+
+    public var mediaType: String {
+        switch self {
+        case .gpx: "application/gpx+xml"
+        case .kml: "application/vnd.google-earth.kml+xml"
+        case .geojson: "application/geo+json"
+        }
+    }
+
+    /// The OGR driver that writes it.
+    var driverName: String {
+        switch self {
+        case .gpx: "GPX"
+        case .kml: "KML"
+        case .geojson: "GeoJSON"
+        }
+    }
+
+    /// The OGR field each of a waypoint's texts goes into. GPX has a fixed schema of its own;
+    /// KML takes `name` and `description` as the placemark's own, any other field as extended data.
+    var fields: (name: String, description: String, link: String) {
+        switch self {
+        case .gpx: ("name", "desc", "link1_href")
+        case .kml, .geojson: ("name", "description", "link")
+        }
+    }
+}
+
+/// GDAL could not write a document; its own message.
+public struct GeodataError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// A document of waypoints written by GDAL/OGR's drivers into an in-memory file (`/vsimem/`),
+/// whose bytes are taken back: the drivers escape the text (XML or JSON) and order the
+/// coordinates as each format says. Safe from any thread: every call has its own dataset and file.
+public enum GeodataDocument {
+    /// The bytes of `waypoints` in `format`, one layer named `layerName`.
+    public static func encode(_ waypoints: [Waypoint], as format: GeodataFormat, layerName: String = "waypoints") throws -> [UInt8] {
+        _ = driversRegistered
+        // GDAL's error handler stack is per thread: its messages come back as thrown errors, not on stderr.
+        CPLPushErrorHandler(CPLQuietErrorHandler)
+        defer { CPLPopErrorHandler() }
+        CPLErrorReset()
+
+        let path = "/vsimem/geodata-\(UUID().uuidString).\(format.fileExtension)"
+        defer { VSIUnlink(path) }  // whatever was left after a failure (the success path has seized it)
+        guard let driver = GDALGetDriverByName(format.driverName) else { throw lastError("no \(format.driverName) driver") }
+        guard let dataset = GDALCreate(driver, path, 0, 0, 0, GDT_Unknown, nil) else { throw lastError("cannot create the document") }
+        do {
+            try write(waypoints, format: format, layerName: layerName, into: dataset)
+        } catch {
+            GDALClose(dataset)
+            throw error
+        }
+        // Closing writes what the driver still holds (a KML's or GPX's closing tags). GDAL 3.6's
+        // GDALClose returns nothing: a failure is its last error.
+        CPLErrorReset()
+        GDALClose(dataset)
+        guard CPLGetLastErrorType().rawValue < CE_Failure.rawValue else { throw lastError("cannot finish the document") }
+        var length: vsi_l_offset = 0
+        guard let buffer = VSIGetMemFileBuffer(path, &length, 1) else { throw lastError("the document was not written") }
+        defer { VSIFree(buffer) }
+        return Array(UnsafeBufferPointer(start: buffer, count: Int(length)))
+    }
+
+    private static func write(_ waypoints: [Waypoint], format: GeodataFormat, layerName: String, into dataset: GDALDatasetH) throws {
+        let wgs84 = OSRNewSpatialReference(nil)
+        defer { OSRRelease(wgs84) }
+        guard OSRSetWellKnownGeogCS(wgs84, "WGS84") == OGRERR_NONE else { throw lastError("no WGS84") }
+        // x is the longitude, as the formats write it (GDAL 3's EPSG:4326 puts the latitude first).
+        OSRSetAxisMappingStrategy(wgs84, OAMS_TRADITIONAL_GIS_ORDER)
+
+        let options = format == .geojson ? CSLSetNameValue(nil, "RFC7946", "YES") : nil
+        defer { CSLDestroy(options) }
+        guard let layer = GDALDatasetCreateLayer(dataset, layerName, wgs84, wkbPoint, options) else {
+            throw lastError("cannot create the layer")
+        }
+        let fields = format.fields
+        if format != .gpx {
+            for name in [fields.name, fields.description, fields.link] {
+                let field = OGR_Fld_Create(name, OFTString)
+                defer { OGR_Fld_Destroy(field) }
+                guard OGR_L_CreateField(layer, field, 1) == OGRERR_NONE else { throw lastError("cannot add the field \(name)") }
+            }
+        }
+        let definition = OGR_L_GetLayerDefn(layer)
+        let index = (name: OGR_FD_GetFieldIndex(definition, fields.name),
+                     description: OGR_FD_GetFieldIndex(definition, fields.description),
+                     link: OGR_FD_GetFieldIndex(definition, fields.link))
+        guard index.name >= 0, index.description >= 0, index.link >= 0 else { throw GeodataError(description: "the layer lacks a field") }
+
+        for waypoint in waypoints {
+            let feature = OGR_F_Create(definition)
+            defer { OGR_F_Destroy(feature) }
+            OGR_F_SetFieldString(feature, index.name, waypoint.name)
+            if let description = waypoint.description { OGR_F_SetFieldString(feature, index.description, description) }
+            if let link = waypoint.link { OGR_F_SetFieldString(feature, index.link, link) }
+            let point = OGR_G_CreateGeometry(wkbPoint)
+            OGR_G_SetPoint_2D(point, 0, waypoint.longitude, waypoint.latitude)
+            OGR_G_AssignSpatialReference(point, wgs84)
+            OGR_F_SetGeometryDirectly(feature, point)  // the feature owns it from here
+            guard OGR_L_CreateFeature(layer, feature) == OGRERR_NONE else { throw lastError("cannot write \(waypoint.name)") }
+        }
+    }
+
+    /// Every driver, registered once for the process (a Swift global is initialised once, thread-safely).
+    private static let driversRegistered: Void = GDALAllRegister()
+
+    private static func lastError(_ context: String) -> GeodataError {
+        let message = String(cString: CPLGetLastErrorMsg())
+        return GeodataError(description: message.isEmpty ? context : "\(context): \(message)")
+    }
+}
