@@ -62,18 +62,44 @@ import TestSupport
 
         // Past the limit, more trips at the seeded Kyoto's position.
         let kyoto = try #require(pins.first { $0.destination == "Kyoto, Japan" }).coordinate
-        try test.store.database.write(author: "test") { db in
-            try db.execute("""
-                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-                INSERT INTO Trip(name, name_folded, collection, creation_date, destination, latitude, longitude)
-                SELECT 'Kyoto ' || i, 'kyoto ' || i, 'springEscapes', 0, 'Kyoto, Japan', ?, ? FROM n
-                """, [MapQueries.tripPinLimit, kyoto.latitude, kyoto.longitude])
-        }
+        try Self.addKyotoTrips(MapQueries.tripPinLimit, at: kyoto, to: test)
         let grouped = try test.store.fetch(.tripPositions)
         // 12 trips at 11 positions: the two Santa Cruz trips share one.
         #expect(grouped.count == 11)
         #expect(grouped.first?.destination == "Kyoto, Japan")
         #expect(grouped.first?.tripCount == MapQueries.tripPinLimit + 1)
         #expect(grouped.first { $0.destination == Self.santaCruz }?.tripCount == 2)
+    }
+
+    @Test func everyTripOfAScopeWithAPositionOnItsOwnEvenPastThePinLimit() throws {
+        let test = try TestStore()
+        let every = try test.store.fetch(.tripPositions(in: .all))
+        #expect(every == (try test.store.fetch(.tripPositions)), "the map's pins up to the limit")
+        let spring = try test.store.fetch(.tripPositions(in: .collection(.springEscapes)))
+        let springTrips = try test.store.trips(in: .springEscapes)
+        #expect(Set(spring.map(\.tripID)) == Set(springTrips.filter { $0.destination?.coordinate != nil }.map(\.id)))
+        #expect(spring.count > 1 && spring.count < every.count)
+
+        let kyoto = try #require(every.first { $0.destination == "Kyoto, Japan" })
+        #expect(try test.store.fetch(.tripPositions(in: .trip(kyoto.tripID))) == [kyoto])
+        let nowhere = try test.store.addTrip(TripDraft(name: "Somewhere", collection: .springEscapes))
+        #expect(try test.store.fetch(.tripPositions(in: .trip(nowhere))).isEmpty)
+        #expect(throws: WishlistError.notFound(entity: "trip", id: 9999)) { try test.store.fetch(.tripPositions(in: .trip(9999))) }
+
+        try Self.addKyotoTrips(MapQueries.tripPinLimit, at: kyoto.coordinate, to: test)
+        #expect(try test.store.fetch(.tripPositions(in: .all)).count == 12 + MapQueries.tripPinLimit)
+        #expect(try test.store.fetch(.tripPositions(in: .all)).allSatisfy { $0.tripCount == 1 })
+        #expect(try test.store.fetch(.tripPositions(in: .collection(.springEscapes))).count == spring.count + MapQueries.tripPinLimit)
+    }
+
+    /// `count` more Spring Escapes at `position`, written straight into the table (fast).
+    static func addKyotoTrips(_ count: Int, at position: Coordinate, to test: TestStore) throws {
+        try test.store.database.write(author: "test") { db in
+            try db.execute("""
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+                INSERT INTO Trip(name, name_folded, collection, creation_date, destination, latitude, longitude)
+                SELECT 'Kyoto ' || i, 'kyoto ' || i, 'springEscapes', 0, 'Kyoto, Japan', ?, ? FROM n
+                """, [count, position.latitude, position.longitude])
+        }
     }
 }

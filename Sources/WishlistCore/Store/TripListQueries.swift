@@ -62,20 +62,51 @@ extension WishlistQuery where Value == [TripPosition] {
     public static var tripPositions: Self {
         Self { connection in
             let positioned = try connection.fetchScalar(Int.self, "SELECT count(*) FROM Trip WHERE latitude IS NOT NULL") ?? 0
-            let sql = positioned <= MapQueries.tripPinLimit
-                ? """
-                  SELECT id, name, destination, latitude, longitude, 1 AS trip_count FROM Trip
-                  WHERE latitude IS NOT NULL ORDER BY start_date IS NULL, start_date, id
-                  """
-                : """
-                  SELECT min(id) AS id, destination AS name, destination, latitude, longitude, count(*) AS trip_count
-                  FROM Trip WHERE latitude IS NOT NULL GROUP BY latitude, longitude ORDER BY trip_count DESC, id
-                  """
-            return try connection.fetchAll(sql).map { row in
-                TripPosition(tripID: try row.decode("id"), name: try row.decode("name"), destination: try row.decode("destination"),
-                             coordinate: Coordinate(latitude: try row.decode("latitude"), longitude: try row.decode("longitude")),
-                             tripCount: try row.decode("trip_count"))
-            }
+            if positioned <= MapQueries.tripPinLimit { return try tripPositions(in: .all).fetch(connection) }
+            return try TripPosition.decoding(connection.fetchAll("""
+                SELECT min(id) AS id, destination AS name, destination, latitude, longitude, count(*) AS trip_count
+                FROM Trip WHERE latitude IS NOT NULL GROUP BY latitude, longitude ORDER BY trip_count DESC, id
+                """))
+        }
+    }
+
+    /// Every trip of `scope` that has a position, each on its own, by start date (undated last):
+    /// the map's pins up to its limit, and the places a map app is given. One trip that does not
+    /// exist is `WishlistError.notFound`; one without a position is none.
+    public static func tripPositions(in scope: TripScope) -> Self {
+        let (condition, arguments) = scope.condition
+        return Self { connection in
+            if case .trip(let id) = scope { try WishlistStore.requireTrip(id: id, on: connection) }
+            return try TripPosition.decoding(connection.fetchAll("""
+                SELECT id, name, destination, latitude, longitude, 1 AS trip_count FROM Trip
+                WHERE latitude IS NOT NULL AND \(condition) ORDER BY start_date IS NULL, start_date, id
+                """, arguments))
+        }
+    }
+}
+
+extension TripPosition {
+    fileprivate static func decoding(_ rows: [Row]) throws -> [TripPosition] {
+        try rows.map { row in
+            TripPosition(tripID: try row.decode("id"), name: try row.decode("name"), destination: try row.decode("destination"),
+                         coordinate: Coordinate(latitude: try row.decode("latitude"), longitude: try row.decode("longitude")),
+                         tripCount: try row.decode("trip_count"))
+        }
+    }
+}
+
+/// Which trips a list or a download covers: all, one collection's, or one.
+public enum TripScope: Hashable, Sendable {
+    case all
+    case collection(TripCollection)
+    case trip(Int64)
+
+    /// The SQL condition on the `Trip` table that holds for exactly these trips, and its arguments.
+    var condition: (sql: String, arguments: [any DatabaseValueConvertible]) {
+        switch self {
+        case .all: ("1", [])
+        case .collection(let collection): ("Trip.collection = ?", [collection])
+        case .trip(let id): ("Trip.id = ?", [id])
         }
     }
 }

@@ -22,10 +22,11 @@ extension WishlistQuery where Value == [Trip] {
 
     /// One page of a collection's trips, by name (ignoring case and accents).
     public static func trips(in collection: TripCollection, limit: Int, offset: Int = 0) -> Self {
-        Self { connection in
+        let (condition, arguments) = TripScope.collection(collection).condition
+        return Self { connection in
             try Trip.kept(matching: """
-                SELECT Trip.id FROM Trip WHERE Trip.collection = ? ORDER BY Trip.name_folded, Trip.name, Trip.id LIMIT ? OFFSET ?
-                """, [collection, limit, offset], on: connection)
+                SELECT Trip.id FROM Trip WHERE \(condition) ORDER BY Trip.name_folded, Trip.name, Trip.id LIMIT ? OFFSET ?
+                """, arguments + [limit, offset], on: connection)
         }
     }
 }
