@@ -57,6 +57,8 @@ struct MapView: FragmentView {
             "list": .array(places.prefix(Self.listLimit).map(\.listEntry)),
             "hasPins": .bool(!places.isEmpty),
             "summary": .string(tripCount == 1 ? "1 trip on the map" : "\(tripCount) trips on the map"),
+            "downloads": .array(([("All trips", TripScope.all)] + TripCollection.allCases.map { ($0.title, .collection($0)) })
+                .map { title, scope in ["title": .string(title), "files": PlaceExportRoutes.linkValues(scope)] }),
         ]
         if places.count > Self.listLimit {
             fields["listNote"] = .string("The list names the first \(Self.listLimit) of \(places.count) places; the map shows them all.")

@@ -155,6 +155,7 @@ struct TripHeaderView: FragmentView {
         if let subtitle = trip.subtitle, !subtitle.isEmpty { fields["subtitle"] = .string(subtitle) }
         if let destination = trip.destination { fields["destination"] = .string(destination.name) }
         if let dates = TripViews.dateRangeText(start: trip.startDate, end: trip.endDate) { fields["dates"] = .string(dates) }
+        if trip.destination?.coordinate != nil { fields["place"] = ["files": PlaceExportRoutes.linkValues(.trip(trip.id))] }
         return object(fields)
     }
 }

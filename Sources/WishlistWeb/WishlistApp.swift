@@ -78,6 +78,7 @@ public final class WishlistApp: Sendable {
         UndoRoutes(app: self).register(on: &router)
         PhotoRoutes(app: self).register(on: &router)
         CalendarRoutes(app: self).register(on: &router)
+        PlaceExportRoutes(app: self).register(on: &router)
         APIRoutes(app: self).register(on: &router)
         APIWriteRoutes(app: self).register(on: &router)
         APIPhotoRoutes(app: self).register(on: &router)

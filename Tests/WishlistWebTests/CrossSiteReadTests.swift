@@ -13,7 +13,7 @@ import Testing
                               "/trips/1/photo/large", "/trips/1/thumbnail", "/trips/1/original", "/data/export",
                               "/places?q=kyoto", "/static/css/app.css", "/offline/changes?after=0",
                               "/photos/1/thumbnail", "/photos/1/original", "/api/trips/1/photos", "/api/photos/1", "/api/photos/1/original",
-                              "/trips/1/calendar.ics"]
+                              "/trips/1/calendar.ics", "/map/trips.gpx", "/collections/summerVibes/trips.kml", "/trips/1/place.geojson"]
     static let streams: Set = ["/api/history/stream", "/events?topics=goals-achieved"]
 
     @Test func dataRefusesOtherSites() throws {

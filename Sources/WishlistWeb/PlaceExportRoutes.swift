@@ -1,0 +1,67 @@
+import Geodata
+import HTTPServer
+import Mustache
+import WishlistCore
+
+/// The trips' places for map apps and GPS units, written by GDAL/OGR (`Geodata`) as GPX
+/// waypoints, KML placemarks or GeoJSON points: each trip with a position one feature, named
+/// after the trip, described by its destination and linking back to its page.
+/// `/map/trips.gpx|.kml|.geojson` every trip (the Map page's pins, none grouped),
+/// `/collections/:collection/trips.…` one collection's, `/trips/:id/place.…` one trip's.
+/// Read from the map's own query (`tripPositions(in:)`), so a file holds what the map shows.
+struct PlaceExportRoutes {
+    let app: WishlistApp
+
+    func register(on router: inout Router) {
+        for format in GeodataFormat.allCases {
+            let file = "." + format.fileExtension
+            router.get("/map/trips" + file) { request in
+                try export(.all, as: format, named: "wishlist-trips", for: request)
+            }
+            router.get("/collections/:collection/trips" + file) { request in
+                guard let collection = request.parameters["collection"].flatMap(TripCollection.init(rawValue:)) else {
+                    throw HTTPError(.notFound, "There is no such collection. The four are Spring Escapes, Summer Vibes, Fall Getaways and Winter Retreats.")
+                }
+                return try export(.collection(collection), as: format, named: "wishlist-\(collection.rawValue)", for: request)
+            }
+            router.get("/trips/:id/place" + file) { request in
+                let id = try RecordID(request.parameters["id"], entity: "trip").value
+                return try export(.trip(id), as: format, named: "trip-\(id)", for: request)
+            }
+        }
+    }
+
+    /// `scope`'s downloads for a template, one per format: `href` and `label` ("GPX").
+    static func linkValues(_ scope: TripScope) -> MustacheValue {
+        let path = switch scope {
+        case .all: "/map/trips"
+        case .collection(let collection): "/collections/\(collection.rawValue)/trips"
+        case .trip(let id): "/trips/\(id)/place"
+        }
+        return .array(GeodataFormat.allCases.map { format in
+            ["href": .string(path + "." + format.fileExtension), "label": .string(label(format))]
+        })
+    }
+
+    private static func label(_ format: GeodataFormat) -> String {
+        switch format {
+        case .gpx: "GPX"
+        case .kml: "KML"
+        case .geojson: "GeoJSON"
+        }
+    }
+
+    private func export(_ scope: TripScope, as format: GeodataFormat, named name: String, for request: Request) throws -> Response {
+        let positions = try app.store.fetch(.tripPositions(in: scope))
+        let origin = request.origin
+        let waypoints = positions.map { position in
+            Waypoint(name: position.name, latitude: position.coordinate.latitude, longitude: position.coordinate.longitude,
+                     link: origin + "/trips/\(position.tripID)", description: position.destination)
+        }
+        var response = Response(body: .bytes(try GeodataDocument.encode(waypoints, as: format, layerName: "trips")))
+        response.headers["Content-Type"] = format.mediaType
+        response.headers["Content-Disposition"] = "attachment; filename=\"\(name).\(format.fileExtension)\""
+        response.headers["Cache-Control"] = "private, no-cache"
+        return response
+    }
+}
