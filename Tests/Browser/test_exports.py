@@ -1,8 +1,13 @@
-"""A trip in a calendar app (#37): its .ics, written by libical, read by two independent parsers
-(Python's icalendar and vobject, from Debian) with the trip's dates, place and activities exact."""
+"""Trips in other apps (#37). A trip's .ics and the calendar feeds, written by libical, read by two
+independent parsers (Python's icalendar and vobject, from Debian) with the trips' dates, places
+and activities exact. The places as GPX, KML and GeoJSON, written by GDAL's drivers, read by
+GDAL's `ogrinfo` (Debian's gdal-bin): every trip with a position one feature, its name, link and
+coordinates as the database holds them."""
 
 import datetime
 import html
+import re
+import sqlite3
 import subprocess
 import urllib.error
 import urllib.request
@@ -11,7 +16,8 @@ import icalendar
 import vobject
 from selenium.webdriver.common.by import By
 
-from conftest import BINARY, WishlistServer
+from conftest import BINARY, WishlistServer, wait_until
+from test_edits import open_edit_mode, press_done
 from test_screens import activity_names, check, open_trip
 
 
@@ -131,3 +137,93 @@ def test_export_and_import_keep_every_trip_and_feed_uid(server, tmp_path):
         assert fetch_status(create_feed(server, "old").replace(server.url, other.url), {}) == 404
     finally:
         other.stop()
+
+
+# Per format: the media type, the layer ogrinfo reads the points from, and its fields for the
+# name and the link (GPX has its own schema; OGR's KML reader capitalises the name field).
+PLACE_FORMATS = {
+    "gpx": ("application/gpx+xml", "waypoints", "name", "link1_href"),
+    "kml": ("application/vnd.google-earth.kml+xml", "trips", "Name", "link"),
+    "geojson": ("application/geo+json", "trips", "name", "link"),
+}
+HOSTILE_NAME = 'Café "Kyō" & <Gärten> 🏯'
+
+
+def positioned_trips(server, collection=None, trip_id=None):
+    """(name, link, latitude, longitude) of each trip with a position, as the database holds them:
+    read straight from the file (read-only), not through the app."""
+    sql = "SELECT id, name, latitude, longitude FROM Trip WHERE latitude IS NOT NULL"
+    arguments = []
+    if collection:
+        sql, arguments = sql + " AND collection = ?", [collection]
+    if trip_id:
+        sql, arguments = sql + " AND id = ?", [trip_id]
+    with sqlite3.connect(f"file:{server.data_dir / 'wishlist.sqlite'}?mode=ro", uri=True) as database:
+        rows = database.execute(sql, arguments).fetchall()
+    return sorted((name, f"{server.url}/trips/{id}", latitude, longitude) for id, name, latitude, longitude in rows)
+
+
+def ogrinfo(path):
+    """What `ogrinfo -al -ro` reads: {layer: (feature count it states, [(name, link, lat, lon)])}."""
+    result = subprocess.run(["ogrinfo", "-al", "-ro", str(path)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "ERROR" not in result.stderr, result.stderr
+    layers = {}
+    for block in re.split(r"^Layer name: ", result.stdout, flags=re.M)[1:]:
+        name = block.split("\n", 1)[0].strip()
+        count = int(re.search(r"^Feature Count: (\d+)$", block, flags=re.M).group(1))
+        features = []
+        for feature in re.split(r"^OGRFeature\(", block, flags=re.M)[1:]:
+            fields = dict(re.findall(r"^  (\S+) \(\w+\) = (.*)$", feature, flags=re.M))
+            point = re.search(r"^  POINT \((\S+) (\S+)\)$", feature, flags=re.M)
+            features.append((fields, float(point.group(2)), float(point.group(1))))
+        layers[name] = (count, features)
+    return layers
+
+
+def check_places_file(url, tmp_path, extension, expected):
+    """Downloads URL and checks that ogrinfo reads exactly EXPECTED from it."""
+    media_type, layer, name_field, link_field = PLACE_FORMATS[extension]
+    with urllib.request.urlopen(url, timeout=10) as response:
+        assert response.headers["Content-Type"] == media_type
+        assert response.headers["Content-Disposition"].startswith("attachment; filename=")
+        assert response.headers["Content-Disposition"].endswith(f'.{extension}"')
+        path = tmp_path / f"{len(list(tmp_path.iterdir()))}.{extension}"
+        path.write_bytes(response.read())
+    layers = ogrinfo(path)
+    assert {name for name, (count, _) in layers.items() if count} == ({layer} if expected else set()), url
+    count, features = layers[layer]
+    assert count == len(features) == len(expected), url
+    read = sorted((fields[name_field], fields[link_field], latitude, longitude) for fields, latitude, longitude in features)
+    for (name, link, latitude, longitude), (want_name, want_link, want_latitude, want_longitude) in zip(read, expected):
+        assert (name, link) == (want_name, want_link), url
+        assert abs(latitude - want_latitude) < 1e-6 and abs(longitude - want_longitude) < 1e-6, (url, name)
+
+
+def test_the_places_read_the_same_in_gdal_for_all_trips_a_collection_and_a_trip(server, browser, tmp_path):
+    # A name that must be escaped in XML and JSON, with accents and a character beyond the BMP
+    # (typed by script: chromedriver sends only BMP keys).
+    open_edit_mode(browser, server, "Japan Mystique")
+    browser.execute_script("arguments[0].value = arguments[1]", browser.find_element(By.ID, "edit-trip-name"), HOSTILE_NAME)
+    press_done(browser)
+    wait_until(browser, lambda d: "edit=1" not in d.current_url and d.find_element(By.TAG_NAME, "h1").text == HOSTILE_NAME,
+               timeout=20)
+    trip_id = int(browser.current_url.split("?")[0].rsplit("/", 1)[1])
+
+    links = browser.find_elements(By.CSS_SELECTOR, ".trip-place-files a[download]")
+    assert [link.text for link in links] == ["GPX", "KML", "GeoJSON"]
+    trip = positioned_trips(server, trip_id=trip_id)
+    assert [name for name, *_ in trip] == [HOSTILE_NAME]
+    for link, extension in zip(links, PLACE_FORMATS):
+        check_places_file(link.get_attribute("href"), tmp_path, extension, trip)
+
+    browser.get(server.url + "/map")
+    every_trip = positioned_trips(server)
+    spring = positioned_trips(server, collection="springEscapes")
+    assert len(every_trip) == 12 and 1 < len(spring) < 12 and HOSTILE_NAME in [name for name, *_ in spring]
+    for scope, expected in (("All trips", every_trip), ("Spring Escapes", spring)):
+        row = browser.find_element(By.XPATH, f"//section[@class='map-downloads']//li[span[.='{scope}']]")
+        links = row.find_elements(By.CSS_SELECTOR, "a[download]")
+        assert [link.text for link in links] == ["GPX", "KML", "GeoJSON"]
+        for link, extension in zip(links, PLACE_FORMATS):
+            check_places_file(link.get_attribute("href"), tmp_path, extension, expected)
