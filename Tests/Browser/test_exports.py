@@ -16,7 +16,7 @@ import icalendar
 import vobject
 from selenium.webdriver.common.by import By
 
-from conftest import BINARY, WishlistServer, wait_until
+from conftest import BINARY, WishlistServer, wait_until, wait_until
 from test_edits import open_edit_mode, press_done
 from test_screens import activity_names, check, open_trip
 
@@ -25,7 +25,7 @@ def test_a_trips_calendar_file_reads_the_same_in_two_parsers(server, browser):
     open_trip(browser, server, "Japan Mystique")
     names = activity_names(browser)
     check(browser, names[0])
-    link = browser.find_element(By.LINK_TEXT, "Add to calendar (.ics)")
+    link = browser.find_element(By.LINK_TEXT, ".ics file")
     trip_url = browser.current_url.split("?")[0]
     with urllib.request.urlopen(link.get_attribute("href"), timeout=10) as response:
         assert response.headers["Content-Type"] == "text/calendar; charset=utf-8"
@@ -82,12 +82,14 @@ def create_feed(server, name, *options):
 def test_a_feed_subscribed_from_the_trip_page_follows_the_trips_changes(server, browser):
     open_trip(browser, server, "Japan Mystique")
     trip_url = browser.current_url.split("?")[0]
-    browser.find_element(By.LINK_TEXT, "Subscribe in a calendar app").click()
-    selected = browser.find_element(By.CSS_SELECTOR, "#feed-trip option:checked")
+    browser.find_element(By.LINK_TEXT, "Subscribe").click()
+    [selected] = wait_until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#feed-trip option:checked"))
     assert selected.text == "Japan Mystique"
     browser.find_element(By.ID, "feed-name").send_keys("japan")
     browser.find_element(By.XPATH, "//button[text()='Create Feed']").click()
-    feed_url = browser.find_element(By.ID, "new-feed-url").text
+    # The click only starts the form's submission: wait for the page that answers it.
+    [shown] = wait_until(browser, lambda d: d.find_elements(By.ID, "new-feed-url"))
+    feed_url = shown.text
     assert feed_url.startswith(server.url + "/calendar/wlc_")
 
     headers, text = fetch(feed_url)
@@ -210,7 +212,7 @@ def test_the_places_read_the_same_in_gdal_for_all_trips_a_collection_and_a_trip(
                timeout=20)
     trip_id = int(browser.current_url.split("?")[0].rsplit("/", 1)[1])
 
-    links = browser.find_elements(By.CSS_SELECTOR, ".trip-place-files a[download]")
+    links = browser.find_elements(By.CSS_SELECTOR, ".trip-files a[download][href*='/place.']")
     assert [link.text for link in links] == ["GPX", "KML", "GeoJSON"]
     trip = positioned_trips(server, trip_id=trip_id)
     assert [name for name, *_ in trip] == [HOSTILE_NAME]
