@@ -34,7 +34,8 @@ extension DataPage {
 
     func feedsContext(_ notice: SecretNotice?, _ request: Request) throws -> [String: MustacheValue] {
         let feeds = try app.store.calendarFeeds()
-        let chosenTrip = Int64(request.query["trip"] ?? "")
+        // The trip page's link names a trip; a refused form keeps the one it sent.
+        let chosenTrip = Int64(request.form["trip"] ?? request.query["trip"] ?? "")
         let (trips, names) = try app.store.read { snapshot in
             let soonest = try snapshot.fetch(.tripsByStartDate(pageNumber: 1, pageSize: Self.feedTripChoices)).trips
                 .filter { $0.startDate != nil }
@@ -59,7 +60,9 @@ extension DataPage {
         case .created(let name, let path):
             context["newFeed"] = ["name": .string(name), "url": .string(request.origin + path),
                                   "webcal": .string("webcal://" + (request.headers["Host"] ?? "localhost") + path)]
-        case .problem(let message): context["feedProblem"] = .string(message)
+        case .problem(let message, let typedName):
+            context["feedProblem"] = .string(message)
+            context["feedTyped"] = .string(typedName)
         case nil: break
         }
         return context

@@ -38,7 +38,9 @@ extension DataPage {
         ]
         switch notice?.outcome {
         case .created(let name, let secret): context["newToken"] = ["name": .string(name), "secret": .string(secret)]
-        case .problem(let message): context["tokenProblem"] = .string(message)
+        case .problem(let message, let typedName):
+            context["tokenProblem"] = .string(message)
+            context["tokenTyped"] = .string(typedName)
         case nil: break
         }
         return context

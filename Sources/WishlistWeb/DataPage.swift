@@ -109,12 +109,12 @@ struct DataPage {
 }
 
 /// What a form that makes a secret (an API token, a calendar feed's address) shows on its answer:
-/// the secret, once, or why none was made, in the form's section.
+/// the secret, once, or why none was made, with the name as typed, in the form's section.
 struct SecretNotice {
     enum Section { case tokens, feeds }
     enum Outcome {
         case created(name: String, secret: String)
-        case problem(String)
+        case problem(String, typedName: String)
     }
 
     let section: Section
@@ -133,7 +133,7 @@ extension DataPage {
             response.headers["Cache-Control"] = "no-store"
             return response
         } catch let error as ValidationError {
-            return try page(for: request, notice: SecretNotice(section: section, outcome: .problem(error.message)),
+            return try page(for: request, notice: SecretNotice(section: section, outcome: .problem(error.message, typedName: name)),
                             status: .unprocessableContent)
         }
     }

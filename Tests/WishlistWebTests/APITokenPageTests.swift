@@ -20,6 +20,7 @@ import WishlistCore
 
         let duplicate = try browser.post("/data/tokens", form: [("name", "laptop-sync")])
         #expect(duplicate.status == 422 && duplicate.text.contains("There is already a token called"))
+        #expect(duplicate.text.contains(#"id="token-name" name="name" value="laptop-sync""#), "what was typed is kept")
 
         let revoked = try browser.post("/data/tokens/laptop-sync/revoke", form: [])
         #expect(revoked.status == 303 && revoked.header("Location") == "/data#tokens")

@@ -176,7 +176,10 @@ import WishlistCore
         let listed = try browser.get("/data").text
         #expect(listed.contains(#"<a href="/trips/\#(trip.id)">"#) && !listed.contains(String(url)))
 
-        #expect(try browser.post("/data/feeds", form: [("name", "phone"), ("trip", "")]).text.contains("There is already a feed called"))
+        // Refused, with what was typed and chosen kept in the form.
+        let taken = try browser.post("/data/feeds", form: [("name", "phone"), ("trip", String(trip.id))]).text
+        #expect(taken.contains("There is already a feed called") && taken.contains(#"id="feed-name" name="name" value="phone""#))
+        #expect(taken.contains(#"<option value="\#(trip.id)" selected>"#))
         #expect(try browser.post("/data/feeds", form: [("name", "two words"), ("trip", "")]).status == 422)
 
         let rotated = try browser.post("/data/feeds/phone/rotate", form: [])
