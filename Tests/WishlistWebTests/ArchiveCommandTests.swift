@@ -131,6 +131,33 @@ import WishlistCore
         #expect(try wishlist("token", "make", "x", "--data-dir", data).status == 64)
     }
 
+    /// `wishlist feed`: the address printed once is where `serve --port` answers; rotate and
+    /// revoke shut it; a misplaced `--trip` or an unknown trip is refused.
+    @Test func feedsAreCreatedListedRotatedAndRevokedFromTheCommandLine() throws {
+        let data = try seeded("feeds")
+        let created = try wishlist("feed", "create", "phone", "--trip", "1", "--port", "8123", "--data-dir", data)
+        #expect(created.status == 0, "\(created.error)")
+        let address = try #require(created.output.split(separator: "\n").last.map(String.init))
+        let prefix = "http://127.0.0.1:8123/calendar/"
+        #expect(address.hasPrefix(prefix) && address.hasSuffix(".ics"))
+        let store = try WishlistStore(path: data + "/wishlist.sqlite")
+        let secret = String(address.dropFirst(prefix.count).dropLast(4))
+        #expect(try store.fetch(WishlistStore.calendarFeed(secretHash: BearerToken.hash(secret)))?.tripID == 1)
+
+        #expect(try wishlist("feed", "list", "--data-dir", data).output.hasPrefix("phone\ttrip 1\tsince "))
+        let rotated = try wishlist("feed", "rotate", "phone", "--data-dir", data)
+        let newSecret = try #require(rotated.output.split(separator: "\n").last.map { String($0.split(separator: "/").last!.dropLast(4)) })
+        #expect(try store.fetch(WishlistStore.calendarFeed(secretHash: BearerToken.hash(secret))) == nil)
+        #expect(try store.fetch(WishlistStore.calendarFeed(secretHash: BearerToken.hash(newSecret)))?.name == "phone")
+        store.close()
+        #expect(try wishlist("feed", "revoke", "phone", "--data-dir", data).status == 0)
+        #expect(try wishlist("feed", "list", "--data-dir", data).output == "No calendar feeds.\n")
+        #expect(try wishlist("feed", "revoke", "phone", "--data-dir", data).status == 1)
+        let missing = try wishlist("feed", "create", "gone", "--trip", "999999", "--data-dir", data)
+        #expect(missing.status == 1 && missing.error.contains("999999"))
+        #expect(try wishlist("feed", "list", "--trip", "1", "--data-dir", data).status == 64)
+    }
+
     @Test func aMaliciousArchiveChangesNothing() throws {
         let data = try seeded("data"), archive = folder + "/wishlist.zip"
         #expect(try wishlist("export", archive, "--data-dir", data).status == 0)
