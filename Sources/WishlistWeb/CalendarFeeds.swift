@@ -27,10 +27,10 @@ struct CalendarFeeds: Middleware {
         guard request.method == .get || request.method == .head else {
             throw HTTPError(.methodNotAllowed, "A calendar feed can only be read.", headers: ["Allow": "GET, HEAD"])
         }
-        let secret = request.path.dropFirst(Self.prefix.count)
+        let file = request.path.dropFirst(Self.prefix.count)
+        let secretHash = file.hasSuffix(".ics") ? BearerToken.hash(String(file.dropLast(".ics".count))) : nil
         let (feed, token) = try store.read { snapshot in
-            (try secret.hasSuffix(".ics") ? snapshot.fetch(WishlistStore.calendarFeed(secretHash: BearerToken.hash(String(secret.dropLast(4))))) : nil,
-             try snapshot.historyToken())
+            (try secretHash.flatMap { try snapshot.fetch(WishlistStore.calendarFeed(secretHash: $0)) }, try snapshot.historyToken())
         }
         guard let feed else {
             throw HTTPError(.notFound, "There is no calendar at this address. It may have been revoked or given a new address: copy the feed’s address again from the Data page.")
