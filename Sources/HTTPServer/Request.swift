@@ -26,6 +26,12 @@ public struct Request: Sendable {
     /// It came over TLS: cookies set in answer get `Secure`.
     public var isSecure = false
 
+    /// The scheme and host this request came to, as links in a file that leaves the browser (a
+    /// calendar, a map app's file) start; trust it only behind `HostValidation`.
+    public var origin: String {
+        "\(isSecure ? "https" : "http")://\(headers["Host"] ?? "localhost")"
+    }
+
     public init(method: HTTPMethod, path: String, rawQuery: String = "", headers: HTTPHeaders = HTTPHeaders(),
                 form: FormFields = FormFields(), files: [UploadedFile] = [], body: [UInt8] = [],
                 remoteAddress: String = "") {

@@ -84,11 +84,3 @@ struct TripCalendar {
         return lines.isEmpty ? nil : lines.joined(separator: "\n")
     }
 }
-
-extension Request {
-    /// The scheme and host this request came to (the Host header passed `HostValidation`): what
-    /// links in a file that leaves the browser start with.
-    var origin: String {
-        "\(isSecure ? "https" : "http")://\(headers["Host"] ?? "localhost")"
-    }
-}

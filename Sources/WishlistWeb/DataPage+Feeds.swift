@@ -58,8 +58,9 @@ extension DataPage {
         ]
         switch notice?.outcome {
         case .created(let name, let path):
-            context["newFeed"] = ["name": .string(name), "url": .string(request.origin + path),
-                                  "webcal": .string("webcal://" + (request.headers["Host"] ?? "localhost") + path)]
+            let url = request.origin + path
+            // The same address as webcal://, which opens a calendar app.
+            context["newFeed"] = ["name": .string(name), "url": .string(url), "webcal": .string("webcal" + url.drop { $0 != ":" })]
         case .problem(let message, let typedName):
             context["feedProblem"] = .string(message)
             context["feedTyped"] = .string(typedName)
