@@ -45,20 +45,20 @@ struct CalendarFeeds: Middleware {
     /// The first part read now; a feed with more is piped part by part while it is sent.
     private func body(of feed: CalendarFeed, origin: String) throws -> Response {
         let calendar = TripCalendar(origin: origin, stamp: store.clock.now())
-        let first = try store.fetch(.calendarEntries(tripID: feed.tripID, limit: Self.partSize))
+        let first = try store.fetch(.calendarEntries(in: feed.scope, limit: Self.partSize))
         let opening = calendar.opening + calendar.document(first).encodedComponents()
         var response = Response(headers: ["Content-Type": CalendarDocument.mediaType])
         guard first.count == Self.partSize, let last = first.last?.trip.id else {
             response.body = .bytes(opening + CalendarDocument.closing)
             return response
         }
-        let tripID = feed.tripID
+        let scope = feed.scope
         response.body = .piped(try PipedBody(name: "calendar feed \(feed.name)") { [store] descriptor in
             let output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
             try output.write(contentsOf: opening)
             var after = last
             while true {
-                let part = try store.fetch(.calendarEntries(tripID: tripID, after: after, limit: Self.partSize))
+                let part = try store.fetch(.calendarEntries(in: scope, after: after, limit: Self.partSize))
                 try output.write(contentsOf: calendar.document(part).encodedComponents())
                 guard part.count == Self.partSize, let last = part.last?.trip.id else { break }
                 after = last

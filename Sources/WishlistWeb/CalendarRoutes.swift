@@ -17,7 +17,7 @@ struct CalendarRoutes {
     private func tripCalendar(_ request: Request) throws -> Response {
         let id = try RecordID(request.parameters["id"], entity: "trip").value
         let entries = try app.store.read { snapshot in
-            let entries = try snapshot.fetch(.calendarEntries(tripID: id, limit: 1))
+            let entries = try snapshot.fetch(.calendarEntries(in: .trip(id), limit: 1))
             if entries.isEmpty, try snapshot.fetch(.trip(id: id)) == nil {
                 throw HTTPError(.notFound, "There is no trip number \(id). It may have been deleted.")
             }

@@ -13,18 +13,19 @@ public struct CalendarEntry: Sendable, Hashable {
 }
 
 extension WishlistQuery where Value == [CalendarEntry] {
-    /// The trips with dates after `afterID`, by id, at most `limit` (one of them when `tripID` is
-    /// given): a feed reads every trip in such parts, so none holds more than one part in memory
+    /// The trips of `scope` with dates after `afterID`, by id, at most `limit` (a trip that does
+    /// not exist is none, so a feed of a deleted trip is empty): a feed reads every trip in such parts, so none holds more than one part in memory
     /// or a connection while the last part is sent. Plain reads, not the pages' kept rows: a whole
     /// feed would push every page's rows out of them.
-    public static func calendarEntries(tripID: Trip.ID? = nil, after afterID: Trip.ID = 0, limit: Int) -> Self {
+    public static func calendarEntries(in scope: TripScope = .all, after afterID: Trip.ID = 0, limit: Int) -> Self {
         let order = WishlistQuery<ActivitySortOrder>.activitySortOrder
+        let (condition, arguments) = scope.condition
         return Self { connection in
             let trips = try connection.fetchAll(Trip.self, """
                 SELECT \(Trip.selection) FROM Trip
-                WHERE Trip.start_date IS NOT NULL AND Trip.id > ?1 AND (?2 IS NULL OR Trip.id = ?2)
-                ORDER BY Trip.id LIMIT ?3
-                """, [afterID, tripID, limit])
+                WHERE Trip.start_date IS NOT NULL AND Trip.id > ? AND \(condition)
+                ORDER BY Trip.id LIMIT ?
+                """, [afterID] + arguments + [limit])
             guard !trips.isEmpty else { return [] }
             let tripIDs = trips.map(\.id)
             let activities = try connection.fetchAll(Activity.self, """

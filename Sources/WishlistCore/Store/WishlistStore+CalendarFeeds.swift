@@ -8,6 +8,9 @@ public struct CalendarFeed: Sendable, Hashable {
     /// The trip it shows; nil for every trip.
     public let tripID: Trip.ID?
     public let creationDate: Date
+
+    /// The trips it shows.
+    public var scope: TripScope { tripID.map(TripScope.trip) ?? .all }
 }
 
 extension WishlistStore {
