@@ -36,9 +36,10 @@ struct CalendarFeeds: Middleware {
             throw HTTPError(.notFound, "There is no calendar at this address. It may have been revoked or given a new address: copy the feed’s address again from the Data page.")
         }
         // Any commit may change what a feed shows; the origin is in its links.
-        let etag = "\"\(token)-\(BearerToken.hash(request.origin).prefix(12))\""
+        let origin = request.origin
+        let etag = "\"\(token)-\(BearerToken.hash(origin).prefix(12))\""
         return try Response.conditional(request: request, etag: etag, cacheControl: "private, no-cache") {
-            try body(of: feed, origin: request.origin)
+            try body(of: feed, origin: origin)
         }
     }
 

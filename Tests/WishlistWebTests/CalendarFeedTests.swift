@@ -91,6 +91,8 @@ import WishlistCore
         let rotated = try CalendarFeedSecrets.rotate(named: "phone", in: harness.store)
         #expect(try harness.client.get(path).status == 404)
         #expect(try harness.client.get(rotated).status == 200)
+        // A page on another site cannot read it even knowing the address (a calendar app sends no Sec-Fetch-Site).
+        #expect(try harness.client.get(rotated, headers: ["Sec-Fetch-Site": "cross-site"]).status == 403)
         // The Host check comes first (DNS rebinding): another name is refused even a live feed.
         #expect(try InProcessEndpoint(server: harness.server, host: "evil.example").get(rotated).status == 421)
         try harness.store.revokeCalendarFeed(name: "phone")
