@@ -44,6 +44,8 @@ def test_the_saved_note_covers_no_button(server, browser):
     field = browser.find_element(By.CSS_SELECTOR, "#activity-list input[data-rename-url]")
     field.send_keys(Keys.CONTROL, "a", Keys.NULL, "Glacier walk at noon", Keys.ENTER)
     wait_until(browser, lambda d: "Glacier walk at noon" in rename_values(d))
+    # The field shows what was typed at once; the note comes with the save's answer.
+    wait_until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#save-note.is-shown"))
     covered = browser.execute_script("""
         const note = document.getElementById('save-note').getBoundingClientRect();
         return [...document.querySelectorAll('button, a')].filter((el) => {
