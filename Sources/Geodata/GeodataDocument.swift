@@ -47,6 +47,22 @@ public enum GeodataFormat: String, CaseIterable, Hashable, Sendable {
         }
     }
 
+    /// `text` as this format can carry it: XML 1.0 has no place for the C0 controls but tab,
+    /// line feed and carriage return, nor for U+FFFE and U+FFFF, and GDAL's drivers escape markup
+    /// but pass these through, so one such name made the whole file unreadable. Each becomes U+FFFD.
+    func carried(_ text: String) -> String {
+        guard self != .geojson, text.unicodeScalars.contains(where: Self.isOutsideXML) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { Self.isOutsideXML($0) ? "\u{FFFD}" : $0 }))
+    }
+
+    private static func isOutsideXML(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x9, 0xA, 0xD: false
+        case 0..<0x20, 0xFFFE, 0xFFFF: true
+        default: false
+        }
+    }
+
     /// The OGR field each of a waypoint's texts goes into. GPX has a fixed schema of its own;
     /// KML takes `name` and `description` as the placemark's own, any other field as extended data.
     var fields: (name: String, description: String, link: String) {
@@ -104,7 +120,7 @@ public enum GeodataDocument {
 
         let options = format == .geojson ? CSLSetNameValue(nil, "RFC7946", "YES") : nil
         defer { CSLDestroy(options) }
-        guard let layer = GDALDatasetCreateLayer(dataset, layerName, wgs84, wkbPoint, options) else {
+        guard let layer = GDALDatasetCreateLayer(dataset, format.carried(layerName), wgs84, wkbPoint, options) else {
             throw lastError("cannot create the layer")
         }
         let fields = format.fields
@@ -124,9 +140,9 @@ public enum GeodataDocument {
         for waypoint in waypoints {
             let feature = OGR_F_Create(definition)
             defer { OGR_F_Destroy(feature) }
-            OGR_F_SetFieldString(feature, index.name, waypoint.name)
-            if let description = waypoint.description { OGR_F_SetFieldString(feature, index.description, description) }
-            if let link = waypoint.link { OGR_F_SetFieldString(feature, index.link, link) }
+            OGR_F_SetFieldString(feature, index.name, format.carried(waypoint.name))
+            if let description = waypoint.description { OGR_F_SetFieldString(feature, index.description, format.carried(description)) }
+            if let link = waypoint.link { OGR_F_SetFieldString(feature, index.link, format.carried(link)) }
             let point = OGR_G_CreateGeometry(wkbPoint)
             OGR_G_SetPoint_2D(point, 0, waypoint.longitude, waypoint.latitude)
             OGR_G_AssignSpatialReference(point, wgs84)

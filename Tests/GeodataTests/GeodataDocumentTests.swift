@@ -1,5 +1,8 @@
 import CGDAL
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Testing
 @testable import Geodata
 
@@ -90,6 +93,20 @@ import Testing
         #expect(GeodataFormat.gpx.mediaType == "application/gpx+xml")
         #expect(GeodataFormat.kml.mediaType == "application/vnd.google-earth.kml+xml")
         #expect(GeodataFormat.geojson.mediaType == "application/geo+json")
+    }
+
+    /// A trip stored before names refused noncharacters made every all-trips download ill-formed:
+    /// the drivers escape markup, not the characters XML 1.0 has no place for.
+    @Test(arguments: [GeodataFormat.gpx, .kml])
+    func charactersXMLCannotCarryStillMakeAWellFormedDocument(format: GeodataFormat) throws {
+        let waypoint = Waypoint(name: "Odd \u{FFFE}\u{FFFF}\u{1}\u{1B} name\tend", latitude: 1, longitude: 2,
+                                link: "http://localhost:8080/trips/9", description: "note \u{FFFF} here")
+        let bytes = try GeodataDocument.encode([waypoint], as: format, layerName: "Trips \u{FFFE}")
+        let parser = XMLParser(data: Data(bytes))
+        #expect(parser.parse(), "libxml2 reads it: \(parser.parserError.map { "\($0)" } ?? "")")
+        let feature = try #require(try Self.read(bytes, as: format).features.first)
+        #expect(feature.name == "Odd \u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD} name\tend")
+        #expect(feature.description == "note \u{FFFD} here")
     }
 
     @Test(arguments: GeodataFormat.allCases)

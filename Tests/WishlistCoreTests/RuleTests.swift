@@ -200,6 +200,23 @@ import TestSupport
         #expect(throws: ValidationError.self) { try test.store.addActivity(tripID: tripID, name: "Swim\u{202D}") }
     }
 
+    /// A name holding U+FFFE or U+FFFF broke every GPX and KML download of all trips.
+    @Test func noncharactersAreRefusedEveryWayIn() throws {
+        let test = try TestStore()
+        let message = "Remove the characters that are not text (such as U+FFFF) from the title."
+        // Swift's literals refuse U+FDD0, so it is made from its number.
+        for name in ["Rome\u{FFFE}", "Ro\u{FFFF}me", "Rome \(Character(Unicode.Scalar(0xFDD0)!))", "Rome \u{1FFFF}"] {
+            #expect(throws: ValidationError(field: "name", message: message)) {
+                try test.store.addTrip(TripDraft(name: name, collection: .summerVibes))
+            }
+        }
+        let tripID = try test.store.addTrip(TripDraft(name: "Rome \u{FFFD}", collection: .summerVibes))
+        #expect(throws: ValidationError.self) { try test.store.addActivity(tripID: tripID, name: "Swim\u{FFFF}") }
+        #expect(throws: ValidationError.self) {
+            try test.store.updateTrip(id: tripID, draft: TripDraft(name: "Rome", subtitle: "Sea\u{FFFE}", collection: .summerVibes))
+        }
+    }
+
     @Test func unknownIDsAreReportedAsNotFound() throws {
         let test = try TestStore()
         #expect(throws: WishlistError.notFound(entity: "trip", id: 999)) { try test.store.deleteTrip(id: 999) }

@@ -294,6 +294,7 @@ extension KeyedDecodingContainer {
             case .tooLong(let limit): "must be at most \(limit) characters long"
             case .controlCharacters: "must not contain line breaks or other control characters"
             case .invisibleCharacters: "must not contain invisible or text-direction characters"
+            case .noncharacters: "must not contain noncharacters (such as U+FFFF)"
             }
             throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: message)
         }

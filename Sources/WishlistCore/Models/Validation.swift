@@ -52,10 +52,14 @@ enum TextProblem: Error, Equatable {
     /// Format characters (Unicode category Cf: bidi overrides, zero-width spaces, U+FEFF) and
     /// the line and paragraph separators: invisible, they make a name show as something else.
     case invisibleCharacters
+    /// Code points Unicode keeps out of text (U+FFFE, U+FFFF, U+FDD0–U+FDEF, the last two of each
+    /// plane): XML cannot carry some of them, so a calendar or map file would break on the name.
+    case noncharacters
 }
 
 /// The rules for names and subtitles: trimmed, at most 200 characters and 800 bytes, no control
-/// characters (line breaks included: every such text is shown on one line) and no invisible ones.
+/// characters (line breaks included: every such text is shown on one line), no invisible ones and
+/// no noncharacters.
 /// Every way in (forms, the API, imports and so sync) goes through `check`.
 enum TextRules {
     static let maximumLength = 200
@@ -82,6 +86,7 @@ enum TextRules {
             return .failure(.controlCharacters)
         }
         if trimmed.unicodeScalars.contains(where: isInvisible) { return .failure(.invisibleCharacters) }
+        if trimmed.unicodeScalars.contains(where: \.properties.isNoncharacterCodePoint) { return .failure(.noncharacters) }
         return .success(trimmed)
     }
 
@@ -113,6 +118,7 @@ enum TextRules {
             case .tooLong(let limit): "Keep the \(noun) under \(limit) characters."
             case .controlCharacters: "Remove line breaks and other control characters from the \(noun)."
             case .invisibleCharacters: "Remove invisible and text-direction characters (such as U+202E or U+200B) from the \(noun)."
+            case .noncharacters: "Remove the characters that are not text (such as U+FFFF) from the \(noun)."
             }
             throw ValidationError(field: field, message: message)
         }
