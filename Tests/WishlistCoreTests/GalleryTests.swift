@@ -189,6 +189,10 @@ import TestSupport
         #expect(photos.count == 1 && photos[0].summary == cover)
         #expect(try migrated.fetch(.gallery(tripID: 2)).isEmpty)
         #expect(try migrated.fetch(.photoFile(photoID: photos[0].id))?.fileName == "a.jpg")
+        // Migration 13 moves the thumbnail onto the image's row: the trip and its photo still show it.
+        let thumbnail = try #require(try migrated.thumbnail(tripID: 1))
+        #expect(thumbnail.bytes == [0] && thumbnail.format == .webp && thumbnail.version == "v1")
+        #expect(try migrated.fetch(.thumbnail(photoID: photos[0].id))?.bytes == [0])
     }
 }
 

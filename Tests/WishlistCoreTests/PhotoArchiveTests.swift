@@ -197,6 +197,35 @@ import Testing
         #expect(summary.photosFromArchive == 1)
     }
 
+    /// An outside review's archive: every trip names the same photo. Each Photo row and each
+    /// trip's cover held a copy of its thumbnail, so 0.19 MB grew the database 1,500 times.
+    @Test func tripsNamingOnePhotoStoreItsThumbnailOnce() throws {
+        let test = try TestStore()
+        try test.deleteAllTrips()
+        let photoPath = try fixtures.write(fixtures.photo(width: 640, height: 480, seed: 3), as: "shared.jpg")
+        let name = "\(try fixtures.sha256(of: photoPath)).jpg"
+        let trips = (0..<3_000).map { #"{"name": "T\#($0)", "collection": "fallGetaways", "photos": [{"file": "\#(name)"}]}"# }
+        let document = #"{"formatVersion": 5, "trips": ["# + trips.joined(separator: ",") + "]}"
+        let url = try handMadeArchive([("wishlist.json", Array(document.utf8)), ("photos/\(name)", try fixtures.bytes(photoPath))],
+                                      in: test)
+        let archiveBytes = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
+        let databaseBytes = { () throws -> Int in
+            try test.store.database.read { try $0.fetchScalar(Int.self, "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size") ?? 0 }
+        }
+        let before = try databaseBytes()
+
+        try WishlistArchive(store: test.store).import(from: url)
+
+        #expect(try test.count("SELECT count(*) FROM Photo") == 3_000)
+        #expect(try test.count("SELECT count(*) FROM TripImage WHERE thumbnail IS NOT NULL") == 1)
+        let thumbnail = try #require(try test.store.thumbnail(tripID: Int64(try test.count("SELECT max(id) FROM Trip"))))
+        // The bound docs/EXPORT-FORMAT.md states: rows come from the document, at most 32 times the archive.
+        let bound = Int(WishlistArchive.limits.maxExpansion) * archiveBytes
+        #expect(thumbnail.bytes.count * 6_000 > bound, "a copy per photo and per cover would break the bound")
+        let growth = try databaseBytes() - before
+        #expect(growth < bound, "grew \(growth) bytes from an archive of \(archiveBytes)")
+    }
+
     @Test func aTruncatedArchiveChangesNothing() throws {
         let test = try wishlistWithPhotos()
         let before = try photos(of: test)

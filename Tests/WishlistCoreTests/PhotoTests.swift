@@ -104,7 +104,7 @@ import TestSupport
     @Test func typicalPhotoMakesASmallInlineThumbnail() throws {
         let path = try fixtures.write(fixtures.photo(width: 4000, height: 3000), as: "12mp.jpg")
         let id = try store.addTrip(draft, photoAt: path)
-        let inlineBytes = try store.database.read { try $0.fetchScalar(Int.self, "SELECT length(thumbnail) FROM Trip WHERE id = ?", [id]) }
+        let inlineBytes = try store.database.read { try $0.fetchScalar(Int.self, "SELECT length(TripImage.thumbnail) FROM Trip JOIN TripImage ON TripImage.id = Trip.image_id WHERE Trip.id = ?", [id]) }
         #expect(try #require(inlineBytes) < 40_000, "\(inlineBytes ?? 0) bytes")
         let photo = try #require(try store.trip(id: id)?.photo)
         #expect((photo.thumbnailWidth, photo.thumbnailHeight, photo.width, photo.height) == (480, 360, 2048, 1536),

@@ -50,7 +50,9 @@ public final class StagedArchive: @unchecked Sendable {
             let document = try WishlistArchive.read(documentFile)
             try checkReferences(in: document) { photoSizes[$0] == nil ? "names \(photoFolder)\($0), which is not in the archive" : nil }
             let named = Set(document.trips.flatMap { $0.namedPhotoFiles.map(\.file) })
-            try checkFreeSpace(for: named.reduce(0) { $0 + photoSizes[$1, default: 0] }, at: staging)
+            // The rows come from the document: its size bounds what the database grows by.
+            let documentBytes = (try FileManager.default.attributesOfItem(atPath: documentFile.path)[.size] as? Int64) ?? 0
+            try checkFreeSpace(for: named.reduce(documentBytes) { $0 + photoSizes[$1, default: 0] }, at: staging)
             let staged = try extractPhotos(named, from: url, into: staging, limits: limits)
             return (document, try prepare(staged, namedBy: document, with: library))
         } catch let error as FileArchiveError {
@@ -127,15 +129,13 @@ public final class StagedArchive: @unchecked Sendable {
         return (file, format)
     }
 
-    /// Refuses to stage photos the disk cannot hold beside a margin for the database and their
-    /// renditions, rather than filling it part way.
+    /// Refuses to stage what the disk cannot hold (the photos, and the document's worth of rows)
+    /// beside a margin for renditions and the import's journal, rather than filling it part way.
     private static func checkFreeSpace(for bytes: Int64, at folder: URL) throws {
-        var status = statvfs()
-        guard statvfs(folder.path, &status) == 0 else { return }
-        let free = Int64(status.f_bavail) * Int64(status.f_frsize)
+        guard let free = DataFolder.freeBytes(at: folder) else { return }
         let needed = bytes + freeSpaceMargin
         guard needed <= free else {
-            throw ArchiveError(location: "", message: "its photos need \(megabytes(needed)) of free disk space and \(megabytes(free)) is free; free some space and try again")
+            throw ArchiveError(location: "", message: "it needs \(megabytes(needed)) of free disk space and \(megabytes(free)) is free; free some space and try again")
         }
     }
 

@@ -2,7 +2,8 @@ import Persistence
 
 /// The SQL behind trips' galleries: adding a stored photo to a trip, copying photos between
 /// trips (an import), and finding the files nothing shows any more. The trip row's cover columns
-/// follow the gallery by trigger (`Schema.coverFromGallery`).
+/// follow the gallery by trigger (`Schema.coverFromGallery`). A thumbnail is stored once, on the
+/// image's TripImage row, however many photos show that image.
 enum PhotoRows {
     /// Where a photo added to a gallery goes: first (the new cover) or after the others.
     enum Place {
@@ -22,12 +23,11 @@ enum PhotoRows {
         }
         let prepared = photo.prepared
         try connection.execute("""
-            INSERT INTO Photo (trip_id, image_id, position, caption, taken_at, thumbnail, thumbnail_format, thumbnail_width,
-                               thumbnail_height, version, width, height)
-            VALUES (?1, ?2, \(position(place)), ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
-            """, [tripID, imageID, caption, dateTaken ?? prepared.dateTaken, prepared.thumbnail.bytes,
-                  prepared.thumbnail.format.rawValue, prepared.thumbnail.width, prepared.thumbnail.height, photo.version,
-                  prepared.displayWidth, prepared.displayHeight])
+            INSERT INTO Photo (trip_id, image_id, position, caption, taken_at, thumbnail_width, thumbnail_height, version,
+                               width, height)
+            VALUES (?1, ?2, \(position(place)), ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+            """, [tripID, imageID, caption, dateTaken ?? prepared.dateTaken, prepared.thumbnail.width,
+                  prepared.thumbnail.height, photo.version, prepared.displayWidth, prepared.displayHeight])
         return connection.lastInsertedRowID
     }
 
@@ -35,10 +35,9 @@ enum PhotoRows {
     /// date given; the same picture already there is not added twice.
     static func copy(photoID: Int64, toTrip tripID: Int64, caption: String, dateTaken: String?, on connection: Connection) throws {
         try connection.execute("""
-            INSERT OR IGNORE INTO Photo (trip_id, image_id, position, caption, taken_at, thumbnail, thumbnail_format,
-                                         thumbnail_width, thumbnail_height, version, width, height)
-            SELECT ?1, image_id, \(position(.last)), ?3, ?4, thumbnail, thumbnail_format, thumbnail_width, thumbnail_height,
-                   version, width, height
+            INSERT OR IGNORE INTO Photo (trip_id, image_id, position, caption, taken_at, thumbnail_width, thumbnail_height,
+                                         version, width, height)
+            SELECT ?1, image_id, \(position(.last)), ?3, ?4, thumbnail_width, thumbnail_height, version, width, height
             FROM Photo WHERE id = ?2
             """, [tripID, photoID, caption, dateTaken])
     }
@@ -76,10 +75,12 @@ enum PhotoRows {
                                                       [photo.original.name]) {
             return existing
         }
+        let prepared = photo.prepared
         try connection.execute("""
-            INSERT INTO TripImage (file_name, media_type, byte_count, width, height) VALUES (?, ?, ?, ?, ?)
-            """, [photo.original.name, photo.prepared.format.mediaType, photo.original.byteCount,
-                  photo.prepared.width, photo.prepared.height])
+            INSERT INTO TripImage (file_name, media_type, byte_count, width, height, thumbnail, thumbnail_format)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, [photo.original.name, prepared.format.mediaType, photo.original.byteCount, prepared.width, prepared.height,
+                  prepared.thumbnail.bytes, prepared.thumbnail.format.rawValue])
         return connection.lastInsertedRowID
     }
 

@@ -50,16 +50,6 @@ extension WishlistQuery where Value == GalleryPhoto? {
     }
 }
 
-extension WishlistQuery where Value == TripThumbnail? {
-    /// The gallery photo's inline thumbnail.
-    public static func thumbnail(photoID: GalleryPhoto.ID) -> Self {
-        Self { connection in
-            guard let row = try connection.fetchOne("SELECT thumbnail, thumbnail_format, version FROM Photo WHERE id = ?", [photoID]),
-                  let format = ImageFormat(rawValue: try row.decode("thumbnail_format")) else { return nil }
-            return TripThumbnail(bytes: try row.decode("thumbnail"), format: format, version: try row.decode("version"))
-        }
-    }
-}
 
 extension WishlistQuery where Value == TripPhotoFile? {
     /// The original of the gallery photo.

@@ -2,14 +2,26 @@ import Imaging
 import Persistence
 
 extension WishlistQuery where Value == TripThumbnail? {
-    /// The trip's inline thumbnail; nil when the trip or its photo does not exist.
+    /// The trip's cover thumbnail; nil when the trip or its photo does not exist.
     public static func thumbnail(tripID: Int64) -> Self {
+        thumbnail(ofImageShownBy: "Trip", version: "photo_version", id: tripID)
+    }
+
+    /// The gallery photo's thumbnail.
+    public static func thumbnail(photoID: GalleryPhoto.ID) -> Self {
+        thumbnail(ofImageShownBy: "Photo", version: "version", id: photoID)
+    }
+
+    /// The thumbnail of the image that row `id` of `table` shows, stored once on its TripImage row.
+    private static func thumbnail(ofImageShownBy table: String, version: String, id: Int64) -> Self {
         Self { connection in
             guard let row = try connection.fetchOne("""
-                SELECT thumbnail, thumbnail_format, photo_version FROM Trip WHERE id = ? AND thumbnail IS NOT NULL
-                """, [tripID]),
+                SELECT TripImage.thumbnail, TripImage.thumbnail_format, \(table).\(version) AS version
+                FROM \(table) JOIN TripImage ON TripImage.id = \(table).image_id
+                WHERE \(table).id = ? AND TripImage.thumbnail IS NOT NULL
+                """, [id]),
                 let format = ImageFormat(rawValue: try row.decode("thumbnail_format")) else { return nil }
-            return TripThumbnail(bytes: try row.decode("thumbnail"), format: format, version: try row.decode("photo_version"))
+            return TripThumbnail(bytes: try row.decode("thumbnail"), format: format, version: try row.decode("version"))
         }
     }
 }

@@ -20,6 +20,13 @@ public enum DataFolder {
         return folder
     }
 
+    /// The bytes free for this process on the disk holding `folder` (nil: it cannot tell).
+    public static func freeBytes(at folder: URL) -> Int64? {
+        var status = statvfs()
+        guard statvfs(folder.path, &status) == 0 else { return nil }
+        return Int64(status.f_bavail) * Int64(status.f_frsize)
+    }
+
     /// Removes every temporary entry of the data folder holding `databasePath` (and the photo
     /// folder's retired ones); returns their names.
     @discardableResult

@@ -6,7 +6,7 @@ enum DeletedRows {
     /// Trip's columns as they are copied; `activity_count` and `completed_activity_count` are not,
     /// the activities' triggers count them again as they come back.
     static let tripColumns = """
-        name, name_folded, subtitle, collection, creation_date, thumbnail, thumbnail_format,
+        name, name_folded, subtitle, collection, creation_date,
         thumbnail_width, thumbnail_height, photo_version, photo_width, photo_height, image_id,
         destination, latitude, longitude, place, start_date, end_date
         """

@@ -35,6 +35,7 @@ enum Schema {
         searchedFields,
         galleries,
         calendarFeeds,
+        thumbnailsOncePerImage,
     ]
 
     /// Photos (see `PhotoLibrary`). The sizes and the content version live on the trip row so
