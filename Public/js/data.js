@@ -31,7 +31,7 @@
     const status = form.querySelector(".data-progress");
     const limit = Number(input.dataset.maxBytes);
     if (limit && file.size > limit) {
-      showProgress(status, `${file.name} is ${megabytes(file.size)} MB, more than this page can take (${megabytes(limit)} MB). Restore it from the command line, as shown above.`, 0);
+      showProgress(status, `${file.name} is ${megabytes(file.size)} MB, more than this disk has room to restore (${megabytes(limit)} MB). Free some disk space, then reload this page.`, 0);
       status.querySelector("progress").hidden = true;
       return;
     }

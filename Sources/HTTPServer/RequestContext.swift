@@ -40,10 +40,9 @@ final class RequestContext {
 
     /// First call: reads the head and checks how the body is framed. Returns an error to answer
     /// at once, before any of the body is read.
-    func start(connection: OpaquePointer, method: String, bodyLimit: Int) -> HTTPError? {
+    func start(connection: OpaquePointer, method: String) -> HTTPError? {
         hasStarted = true
         self.method = method
-        self.bodyLimit = bodyLimit
         MHD_get_connection_values_n(connection, MHD_ValueKind.HEADER_KIND, collectHeader,
                                     Unmanaged.passUnretained(self).toOpaque())
         guard rawURI.utf8.count <= Self.maxTargetBytes else {
@@ -62,10 +61,19 @@ final class RequestContext {
         guard let byteCount = Int(length), byteCount >= 0 else {
             return HTTPError(.badRequest, "The Content-Length is not a number.")
         }
-        guard byteCount <= bodyLimit else { return .bodyTooLarge(limit: bodyLimit) }
         declaredBodyCount = byteCount
         return nil
     }
+
+    /// Sets the most the body may hold, as the server decided from the head; an error when the
+    /// declared length is over it. The limit holds mid-body too.
+    func limitBody(to limit: Int) -> HTTPError? {
+        bodyLimit = limit
+        return declaredBodyCount > limit ? .bodyTooLarge(limit: limit) : nil
+    }
+
+    /// A multipart form, whose files stream to disk rather than into memory.
+    var isMultipart: Bool { contentType.hasPrefix("multipart/form-data") }
 
     /// A body follows the head: its refusals are best answered before it is read.
     var expectsBody: Bool { declaredBodyCount > 0 }
@@ -90,7 +98,7 @@ final class RequestContext {
     /// `uploadDirectory`, and must carry `requiredField` before its first file part.
     func prepareBody(connection: OpaquePointer, uploadDirectory: String, requiredField: RequiredField?) -> HTTPError? {
         guard expectsBody else { return nil }
-        if contentType.hasPrefix("multipart/form-data") {
+        if isMultipart {
             guard let multipart = MultipartReceiver(connection: connection, directory: uploadDirectory,
                                                     requiredField: requiredField) else {
                 return HTTPError(.badRequest, "The multipart form has no boundary.")

@@ -15,6 +15,10 @@ public final class Server: Sendable {
         public var threadCount: Int
         /// Larger bodies get 413 (before reading them, from `Content-Length`).
         public var maxBodySize: Int
+        /// Another limit for a multipart upload, decided from its head (nil: `maxBodySize`): its
+        /// files stream to `uploadDirectory`, so a route taking whole archives can follow the free
+        /// disk. Any other body is held in memory and never takes more than `maxBodySize`.
+        public var multipartBodyLimit: @Sendable (Request) -> Int? = { _ in nil }
         /// Seconds between heartbeat comments on event streams.
         public var heartbeatInterval: Double
         /// Seconds an idle keep-alive connection stays open.
@@ -285,6 +289,12 @@ public final class Server: Sendable {
         } catch {
             return respond(to: head)
         }
+    }
+
+    /// The most the body of `head` may hold: `Configuration.multipartBodyLimit` for a multipart
+    /// upload that has one, else `maxBodySize`.
+    func bodyLimit(for head: Request, isMultipart: Bool) -> Int {
+        (isMultipart ? configuration.multipartBodyLimit(head) : nil) ?? configuration.maxBodySize
     }
 
     func requiredMultipartField(for head: Request) -> RequiredField? {

@@ -52,8 +52,7 @@ func serverAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePo
         _ = wl_mhd_set_timeout(connection, UInt32(server.configuration.connectionTimeout))
         // Refusing before the body is read means the connection closes: that is intended. A
         // request without a body is refused in its last call, keeping the connection alive.
-        if let refusal = context.start(connection: connection, method: String(cString: method),
-                                       bodyLimit: server.configuration.maxBodySize) {
+        if let refusal = context.start(connection: connection, method: String(cString: method)) {
             return queue(refusalPage(refusal, connection, context, server), on: connection, context, server)
         }
         guard context.expectsBody else { return MHD_Result.YES }
@@ -61,6 +60,9 @@ func serverAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePo
         switch context.makeHead(remoteAddress: remoteAddress(of: connection), isSecure: server.configuration.tls != nil) {
         case .success(let request): head = request
         case .failure(let error): return queue(server.errorResponse(error, request: nil), on: connection, context, server)
+        }
+        if let refusal = context.limitBody(to: server.bodyLimit(for: head, isMultipart: context.isMultipart)) {
+            return queue(server.errorResponse(refusal, request: head), on: connection, context, server)
         }
         if let refusal = server.refusal(forHead: head) { return queue(refusal, on: connection, context, server) }
         context.headWasChecked = true

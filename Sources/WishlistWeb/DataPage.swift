@@ -32,11 +32,25 @@ struct DataPage {
     func register(on router: inout Router) {
         router.page("/data") { request in try page(for: request) }
         router.post("/data/export") { request in try export(request) }
-        router.post("/data/import") { request in try stage(request) }
+        router.post(Self.importPath) { request in try stage(request) }
         router.post("/data/import/:id/confirm") { request in try confirm(request) }
         registerTokenRoutes(on: &router)
         registerFeedRoutes(on: &router)
         registerBackupRoutes(on: &router)
+    }
+
+    /// Where the archive form posts; its upload has its own limit (`WishlistApp.makeServer`).
+    static let importPath = "/data/import"
+
+    /// The largest archive the form takes now, by the free disk.
+    var archiveUploadLimit: Int {
+        WishlistArchive.largestUpload(into: dataDirectory)
+    }
+
+    /// A size as a person reads it: megabytes, or gigabytes from ten of them.
+    static func sizeText(_ bytes: Int) -> String {
+        let megabytes = bytes / (1 << 20)
+        return megabytes < 10 * 1024 ? "\(megabytes) MB" : "\(megabytes / 1024) GB"
     }
 
     /// The folder holding the database, the photos, the backups.
@@ -50,8 +64,8 @@ struct DataPage {
         let backups = Backup.importBackups(of: app.store)
         var context: [String: MustacheValue] = [
             "current": Self.countsContext(trips: contents.trips, activities: contents.activities, photos: contents.photos),
-            "maxUploadBytes": .int(app.maxBodySize),
-            "maxUploadMegabytes": .int(app.maxBodySize / (1024 * 1024)),
+            "maxUploadBytes": .int(archiveUploadLimit),
+            "maxUploadSize": .string(Self.sizeText(archiveUploadLimit)),
             "dataDirectory": .string(dataDirectory.path),
             "backups": Self.backupsContext(backups),
             "hasBackups": .bool(!backups.isEmpty),

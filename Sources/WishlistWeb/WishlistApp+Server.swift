@@ -10,7 +10,12 @@ extension WishlistApp {
         configuration.maxBodySize = maxBodySize
         configuration.headChecks = headChecks
         configuration.errorPage = errorPage(status:message:request:)
-        configuration.uploadDirectory = try DataFolder.uploads(besideDatabaseAt: store.database.path).path
+        let uploads = try DataFolder.uploads(besideDatabaseAt: store.database.path)
+        configuration.uploadDirectory = uploads.path
+        // An archive restored from the Data page streams to disk: the free disk bounds it, not the photo limit.
+        configuration.multipartBodyLimit = { head in
+            head.path == DataPage.importPath ? WishlistArchive.largestUpload(into: uploads) : nil
+        }
         // The gazetteer answers one search at a time (~60 ms each, `PlaceSearch`).
         configuration.isSlow = { $0.path == PlaceRoutes.path }
         return Server(configuration: configuration, responder: try makeResponder())
@@ -30,6 +35,6 @@ extension WishlistApp {
     }
 
     /// The largest request body the server reads: room for the photo plus the form's other
-    /// fields. It bounds an archive uploaded on the Data page too (larger ones: `wishlist import`).
+    /// fields. An archive uploaded on the Data page has its own (`WishlistArchive.largestUpload`).
     var maxBodySize: Int { configuration.maxPhotoBytes + 1024 * 1024 }
 }

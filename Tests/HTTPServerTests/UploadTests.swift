@@ -73,6 +73,27 @@ import TestSupport
         }
     }
 
+    /// A route that streams whole archives to disk takes more than `maxBodySize`, as a multipart
+    /// upload only: the same size as a body held in memory is still refused.
+    @Test func aMultipartBodyLimitRaisesTheLimitForFilesOnly() throws {
+        let seen = Seen()
+        var configuration = Server.Configuration(threadCount: 2, maxBodySize: 1024)
+        configuration.multipartBodyLimit = { $0.path == "/archive" ? 64 * 1024 : nil }
+        let boundary = "----boundary7MA4YWxkTrZu0gW"
+        let body = Self.multipart(boundary: boundary, fields: [], file: ("archive", "big.zip", [UInt8](repeating: 7, count: 32 * 1024)))
+        let multipart = ["Content-Type": "multipart/form-data; boundary=\(boundary)"]
+        try withServer(configuration, handler: Self.handler(seen)) { server throws in
+            #expect(try SocketClient(port: server.port).request("POST", "/archive", headers: multipart, body: body).status == 200)
+            #expect(seen.files.withLock { $0.first?.size } == 32 * 1024)
+            #expect(try SocketClient(port: server.port).request("POST", "/other", headers: multipart, body: body).status == 413)
+            let raw = try SocketClient(port: server.port).request("POST", "/archive", headers: ["Content-Type": "application/zip"],
+                                                                  body: [UInt8](repeating: 7, count: 32 * 1024))
+            #expect(raw.status == 413)
+            let over = Self.multipart(boundary: boundary, fields: [], file: ("archive", "huge.zip", [UInt8](repeating: 7, count: 80 * 1024)))
+            #expect(try SocketClient(port: server.port).request("POST", "/archive", headers: multipart, body: over).status == 413)
+        }
+    }
+
     @Test func chunkedUploadIs411() throws {
         try withServer(handler: Self.handler(Seen())) { server throws in
             let client = try SocketClient(port: server.port)

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 @testable import HTTPServer
 import Testing
 import TestSupport
@@ -69,6 +70,43 @@ import TestSupport
         #expect(thumbnail.status == 200 && thumbnail.header("Content-Type") == "image/webp")
         #expect(try leftoverStagingFolders().isEmpty)
         #expect(try browser.post(try confirmURL(in: preview), form: []).status == 404, "an import is confirmed once")
+    }
+
+    /// An outside review: Download Archive made 34.8 MB and Restore refused it over the photo
+    /// limit (31 MB). The archive streams to disk, so the free disk bounds it, not that limit.
+    @Test func anArchiveLargerThanThePhotoLimitRestoresWhereItWasMade() throws {
+        let site = try LiveServer(maxPhotoBytes: 400 * 1024)
+        let trip = try #require(try site.store.recentTrips(limit: 1).first)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Photos under the limit, each stored whole in the archive, until they outweigh the body limit.
+        var (added, addedBytes) = (0, 0)
+        while addedBytes <= site.app.maxBodySize {
+            added += 1
+            let bytes = try ImageGenerator.gradientJPEG(width: 900, height: 650, colors: [
+                RGBColor(red: 90, green: 150, blue: 220), RGBColor(red: 250, green: 200, blue: 150)], seed: added, grain: 60)
+            let path = folder.appendingPathComponent("\(added).jpg").path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let outcome = try #require(try site.store.addPhotos(tripID: trip.id, at: [path]).first)
+            guard case .stored = outcome else { Issue.record("photo \(added): \(outcome)"); return }
+            addedBytes += bytes.count
+        }
+        let archive = try site.downloadArchive().body
+        #expect(archive.count > site.app.maxBodySize, "\(archive.count) bytes")
+
+        var browser = site.browser()
+        let data = try browser.get("/data")
+        #expect(!data.text.contains("wishlist import FILE"), "no pointer to a terminal")
+        let token = try #require(browser.cookies[CSRFProtection.cookieName])
+        let form = SocketClient.multipart([(CSRFProtection.fieldName, token)],
+                                          file: (DataPage.archiveField, "big.zip", "application/zip", archive))
+        let preview = try browser.send(.post, "/data/import", headers: ["Content-Type": form.contentType], body: form.body)
+        #expect(preview.status == 200)
+        #expect(preview.text.contains("<li>\(12 + added) photos</li>"))
+        let result = try browser.post(try confirmURL(in: preview), form: [])
+        #expect(result.status == 200 && result.text.contains("Archive Restored"))
+        #expect(try site.store.fetch(.gallery(tripID: trip.id)).count == 1 + added)
     }
 
     /// A restore started in the browser is undone in the browser: the result page's Undo puts

@@ -49,6 +49,14 @@ public struct WishlistArchive: Sendable {
         self.store = store
     }
 
+    /// The largest archive file an upload into `folder` may be: what `limits` allow, and what
+    /// the disk holds twice (the file, then the photos unpacked from it) beside the margin that
+    /// staging keeps free. So any archive this app wrote restores where there is room for it.
+    public static func largestUpload(into folder: URL) -> Int {
+        let free = DataFolder.freeBytes(at: folder) ?? limits.maxTotalBytes
+        return Int(max(0, min(limits.maxTotalBytes, (free - StagedArchive.freeSpaceMargin) / 2)))
+    }
+
     /// Whether `export(to:)` writes the document alone (no photos) to `url`.
     public static func isPlainDocument(_ url: URL) -> Bool {
         url.pathExtension.lowercased() == "json"
