@@ -14,6 +14,10 @@ final class HandlerQueue: Sendable {
     private let inFlight = DispatchGroup()
     /// Set while the server stops; checked and entered under one lock, so `drain` never misses one.
     private let isStopping = Mutex(false)
+    private let waiting = Atomic(0)
+
+    /// Requests handed over whose handler has not started: those waiting in line.
+    var waitingCount: Int { waiting.load(ordering: .relaxed) }
 
     init(name: String, concurrency: Int) {
         let queue = OperationQueue()
@@ -37,7 +41,9 @@ final class HandlerQueue: Sendable {
         context.offloaded = pending
         MHD_suspend_connection(connection)
         let suspended = UncheckedHandle(pointer: connection)
+        waiting.add(1, ordering: .relaxed)
         queue.pointer.addOperation {
+            self.waiting.subtract(1, ordering: .relaxed)
             pending.response.withLock { $0 = respond(request) }
             // libmicrohttpd calls the access handler again, which queues the answer.
             MHD_resume_connection(suspended.pointer)

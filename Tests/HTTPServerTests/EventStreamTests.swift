@@ -25,15 +25,6 @@ import TestSupport
         func broadcast(_ event: ServerSentEvent) {
             EventStream.broadcast(event, to: streams.withLock { $0 })
         }
-
-        func waitUntil(_ condition: () -> Bool) -> Bool {
-            let deadline = Date().addingTimeInterval(5)
-            while !condition() {
-                guard Date() < deadline else { return false }
-                usleep(2_000)
-            }
-            return true
-        }
     }
 
     static func openStream(port: Int, timeoutSeconds: Int = 5) throws -> SocketClient {
@@ -54,11 +45,11 @@ import TestSupport
         configuration.heartbeatInterval = 60
         try withServer(configuration, handler: hub.handler) { server throws in
             var client: SocketClient? = try Self.openStream(port: server.port)
-            #expect(hub.waitUntil { hub.count == 1 })
+            #expect(waitUntil { hub.count == 1 })
             hub.broadcast(ServerSentEvent(id: "1", event: "update", data: "x"))
             _ = try client?.readEvents(until: "\n\n")  // sent: the stream waits for the next event
             client = nil
-            #expect(hub.waitUntil { hub.closed.load(ordering: .relaxed) == 1 })
+            #expect(waitUntil { hub.closed.load(ordering: .relaxed) == 1 })
             #expect(server.eventStreams.isEmpty)
         }
     }
@@ -67,7 +58,7 @@ import TestSupport
         let hub = Hub()
         try withServer(handler: hub.handler) { server throws in
             let client = try Self.openStream(port: server.port)
-            #expect(hub.waitUntil { hub.count == 1 })
+            #expect(waitUntil { hub.count == 1 })
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) {
                 hub.broadcast(ServerSentEvent(id: "1", event: "update", data: "hello\nworld"))
             }
@@ -91,12 +82,12 @@ import TestSupport
         try withServer(.init(threadCount: 1), handler: handler) { server throws in
             defer { release.signal() }
             let client = try Self.openStream(port: server.port, timeoutSeconds: 2)
-            #expect(hub.waitUntil { hub.count == 1 })
+            #expect(waitUntil { hub.count == 1 })
             hub.broadcast(ServerSentEvent(data: "first"))
             _ = try client.readEvents(until: "data: first\n\n")
             let slow = try SocketClient(port: server.port)
             try slow.send("GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            #expect(hub.waitUntil { slowStarted.load(ordering: .relaxed) })
+            #expect(waitUntil { slowStarted.load(ordering: .relaxed) })
             hub.broadcast(ServerSentEvent(data: "while busy"))
             #expect(try client.readEvents(until: "\n\n") == "data: while busy\n\n")
         }
@@ -109,7 +100,7 @@ import TestSupport
         try withServer(configuration, handler: hub.handler) { server throws in
             // Clients that never read: each socket takes part of the event, the rest waits.
             let clients = try (0..<4).map { _ in try Self.openStream(port: server.port) }
-            #expect(hub.waitUntil { hub.count == clients.count })
+            #expect(waitUntil { hub.count == clients.count })
             let event = ServerSentEvent(data: String(repeating: "x", count: 8 << 20))
             hub.broadcast(event)
             let streams = hub.streams.withLock { $0 }
@@ -130,7 +121,7 @@ import TestSupport
         try withServer(configuration, handler: hub.handler) { server throws in
             let threadsBefore = try Self.threadCount()
             let clients = try (0..<1000).map { _ in try Self.openStream(port: server.port) }
-            #expect(hub.waitUntil { hub.count == 1000 })
+            #expect(waitUntil { hub.count == 1000 })
             let threadsWithStreams = try Self.threadCount()
             #expect(threadsWithStreams - threadsBefore < 5, "threads: \(threadsBefore) → \(threadsWithStreams)")
             hub.broadcast(ServerSentEvent(event: "news", data: "to everyone"))
@@ -147,11 +138,11 @@ import TestSupport
         let configuration = Server.Configuration(threadCount: 2, heartbeatInterval: 0.05)
         try withServer(configuration, handler: hub.handler) { server throws in
             var client: SocketClient? = try Self.openStream(port: server.port)
-            let stream = try #require(hub.waitUntil { hub.count == 1 } ? hub.streams.withLock { $0.first } : nil)
+            let stream = try #require(waitUntil { hub.count == 1 } ? hub.streams.withLock { $0.first } : nil)
             #expect(try client?.readEvents(until: ": heartbeat\n\n") != nil)
             #expect(!stream.isClosed)
             client = nil
-            #expect(hub.waitUntil { hub.closed.load(ordering: .relaxed) == 1 })
+            #expect(waitUntil { hub.closed.load(ordering: .relaxed) == 1 })
             #expect(stream.isClosed)
             _ = client
         }
@@ -161,14 +152,14 @@ import TestSupport
         let hub = Hub()
         try withServer(handler: hub.handler) { server throws in
             let client = try Self.openStream(port: server.port)
-            #expect(hub.waitUntil { hub.count == 1 })
+            #expect(waitUntil { hub.count == 1 })
             hub.broadcast(ServerSentEvent(data: "last"))
             hub.streams.withLock { $0[0].close() }
             #expect(try client.readEvents(until: "data: last\n\n").hasSuffix("data: last\n\n"))
             // The body is unframed (the stream writes to the socket itself), so it ends with the connection.
             #expect(client.streamHead?.header("Transfer-Encoding") == nil)
             #expect(try client.readStreamBytes() == nil)
-            #expect(hub.waitUntil { hub.closed.load(ordering: .relaxed) == 1 })
+            #expect(waitUntil { hub.closed.load(ordering: .relaxed) == 1 })
         }
     }
 
@@ -177,7 +168,7 @@ import TestSupport
         let server = Server(configuration: .init(threadCount: 2), responder: hub.handler)
         try server.start()
         let clients = try (0..<5).map { _ in try Self.openStream(port: server.port) }
-        #expect(hub.waitUntil { hub.count == 5 })
+        #expect(waitUntil { hub.count == 5 })
         server.stop()
         #expect(hub.closed.load(ordering: .relaxed) == 5)
         #expect(hub.streams.withLock { $0.allSatisfy(\.isClosed) })
@@ -217,7 +208,7 @@ import TestSupport
         let hub = Hub()
         try withServer(handler: hub.handler) { server throws in
             let client = try Self.openStream(port: server.port)
-            let stream = try #require(hub.waitUntil { hub.count == 1 } ? hub.streams.withLock { $0.first } : nil)
+            let stream = try #require(waitUntil { hub.count == 1 } ? hub.streams.withLock { $0.first } : nil)
             Backlog(stream).sendWhatFits()
             let expected = Backlog.events.reduce(0) { $0 + $1.encoded.count }
             #expect(expected > 2 * stream.maxPendingBytes)

@@ -74,12 +74,12 @@ import Testing
             #expect(refused.header("Retry-After") == "5")
             #expect(refused.text.contains("Too many live pages"))
             // The refused stream's close handlers ran (its subscriptions are released).
-            #expect(hub.waitUntil { hub.closed.load(ordering: .relaxed) == 1 })
+            #expect(waitUntil { hub.closed.load(ordering: .relaxed) == 1 })
             // Once one closes, a new stream is accepted again.
             // Released, so closed by its deinit (closing the descriptor here as well could close a
             // socket of the server's that had reused the number in the meantime).
             open.removeFirst()
-            #expect(hub.waitUntil { hub.closed.load(ordering: .relaxed) == 2 })
+            #expect(waitUntil { hub.closed.load(ordering: .relaxed) == 2 })
             #expect((try? EventStreamTests.openStream(port: server.port)) != nil)
         }
     }
@@ -91,7 +91,7 @@ import Testing
         let hub = EventStreamTests.Hub()
         try withServer(configuration, handler: hub.handler) { server throws in
             let notReading = try EventStreamTests.openStream(port: server.port)
-            #expect(hub.waitUntil { hub.count == 1 })
+            #expect(waitUntil { hub.count == 1 })
             let stream = try #require(hub.streams.withLock { $0.first })
             let event = ServerSentEvent(data: String(repeating: "x", count: 16 * 1024))
             // Bounded: the kernel's socket buffers take a few megabytes before anything waits here.

@@ -33,16 +33,6 @@ final class LiveServer: AppHarness {
     func get(_ target: String, headers: [String: String] = [:]) throws -> Reply {
         try client.get(target, headers: headers)
     }
-
-    /// Polls `condition` for up to five seconds.
-    func waitUntil(_ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(5)
-        while try !condition() {
-            guard Date() < deadline else { return false }
-            usleep(2_000)
-        }
-        return true
-    }
 }
 
 /// Raises this process' open-file limit to its hard limit (thousands of sockets, both ends here).

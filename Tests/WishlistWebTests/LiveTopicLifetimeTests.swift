@@ -26,12 +26,12 @@ import WishlistCore
         _ = try sentinel.nextEvent(named: "ready")
         let goals = try SocketClient.openEvents("/events?topics=goals-achieved", port: server.port)
         _ = try goals.nextEvent(named: "ready")
-        #expect(server.waitUntil { server.app.live.subscriberCount == 2 })
+        #expect(waitUntil { server.app.live.subscriberCount == 2 })
 
         let followed = try Self.readsForAGoalChange(server, sentinel: sentinel, trip: trip, complete: true, renamingTo: "Japan One")
         goals.disconnect()
         // The departed client is noticed at the next heartbeat.
-        #expect(server.waitUntil { server.app.live.subscriberCount == 1 })
+        #expect(waitUntil { server.app.live.subscriberCount == 1 })
         let unfollowed = try Self.readsForAGoalChange(server, sentinel: sentinel, trip: trip, complete: false, renamingTo: "Japan Two")
 
         // The goals-achieved query ran for its commit while followed, and not once it was not.

@@ -84,9 +84,9 @@ import WishlistCore
         defer { server.stop() }
         let client = try SocketClient.openEvents("/events?topics=\(Self.goalTopics)", port: server.port)
         _ = try client.nextEvent(named: "ready")
-        #expect(server.waitUntil { server.app.live.subscriberCount == 2 })
+        #expect(waitUntil { server.app.live.subscriberCount == 2 })
         client.disconnect()
-        #expect(server.waitUntil { server.app.live.subscriberCount == 0 })
+        #expect(waitUntil { server.app.live.subscriberCount == 0 })
     }
 
     @Test func twoThousandSubscribersAllReceiveTheChange() throws {
@@ -97,7 +97,7 @@ import WishlistCore
         let clients = try (0..<clientCount).map { _ in
             try SocketClient.openEvents("/events?topics=goals-achieved", port: server.port)
         }
-        #expect(server.waitUntil { server.app.live.subscriberCount == clientCount })
+        #expect(waitUntil { server.app.live.subscriberCount == clientCount })
         try server.store.setActivityComplete(id: try server.activity(named: AppHarness.tenthActivity).id, true)
         let received = try clients.filter { client in
             try client.nextEvent(named: "fragment").json()["target"] as? String == "goals-achieved"

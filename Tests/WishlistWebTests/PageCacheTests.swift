@@ -63,6 +63,6 @@ import TestSupport
         let otherProcess = try WishlistStore(path: server.databasePath)
         _ = try otherProcess.addActivity(tripID: 1, name: "Added elsewhere")
         otherProcess.close()
-        #expect(try server.waitUntil { try client.get("/trips/1").text.contains("Added elsewhere") })
+        #expect(try waitUntil { try client.get("/trips/1").text.contains("Added elsewhere") })
     }
 }
