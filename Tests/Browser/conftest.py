@@ -129,6 +129,9 @@ def make_driver(size=DESKTOP, download_dir=None, javascript=True):
         options.add_argument(argument)
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     driver.set_window_size(*size)
+    # A page that has not loaded by then never will (say, blocked behind held connections): fail,
+    # rather than wait Selenium's five minutes. How fast pages load is for Benchmarks/.
+    driver.set_page_load_timeout(30)
     return driver
 
 

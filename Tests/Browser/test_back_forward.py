@@ -37,9 +37,13 @@ def test_a_screen_restored_by_back_shows_what_changed_while_it_was_away(server, 
     remaining = browser.find_element(By.ID, "remaining-count").text
     browser.find_element(By.CSS_SELECTOR, "#activity-list button.check[aria-checked='false']").click()
     wait_until(browser, lambda d: d.find_element(By.ID, "remaining-count").text != remaining)
+    browser.switch_to.new_window("tab")
+    browser.get(server.url + "/goals")
+    fresh = main_text(browser)
+    browser.close()
+    browser.switch_to.window(browser.window_handles[0])
+    assert fresh != left
     go_back(browser)
     assert browser.execute_script("return window.__restored") is True
-    wait_until(browser, lambda d: main_text(d) != left)
-    caught_up = main_text(browser)
-    browser.refresh()
-    assert main_text(browser) == caught_up, "the restored page shows what a fresh load shows"
+    # Several fragments may arrive one after another: wait for all of them, not the first.
+    wait_until(browser, lambda d: main_text(d) == fresh)
