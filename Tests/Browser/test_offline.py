@@ -12,7 +12,7 @@ from selenium.webdriver.common.keys import Keys
 from conftest import wait_until
 from test_edits import open_edit_mode, press_done
 from test_in_place import rename_values
-from test_screens import activity_names, check, open_trip
+from test_screens import activity_names, check, open_trip, remaining_text
 
 
 def controlled(driver):
@@ -27,6 +27,7 @@ def test_pages_opened_before_stay_readable_with_the_server_stopped(server, brows
     wait_until(browser, controlled, timeout=10)
     browser.get(server.url + "/trips/1")
     trip = browser.find_element(By.TAG_NAME, "h1").text
+    browser.get(server.url + "/trips/1?edit=1")  # the same trip, in edit mode
     browser.get(server.url + "/")
     carousel = browser.find_element(By.ID, "carousel").text
 
@@ -41,8 +42,9 @@ def test_pages_opened_before_stay_readable_with_the_server_stopped(server, brows
 
     browser.get(server.url + "/search?q=kyoto")
     assert browser.find_element(By.TAG_NAME, "h1").text == "You are offline"
-    kept = {a.get_attribute("pathname") for a in browser.find_elements(By.CSS_SELECTOR, "main a")}
-    assert {"/", "/trips/1"} <= kept and "/search" not in kept
+    kept = [a.get_attribute("pathname") for a in browser.find_elements(By.CSS_SELECTOR, "main a")]
+    assert {"/", "/trips/1"} <= set(kept) and "/search" not in kept
+    assert len(kept) == len(set(kept)), "each page listed once"
     server.start()
     browser.get(server.url + "/goals")
     assert browser.find_element(By.TAG_NAME, "h1").text == "Goals"
@@ -338,3 +340,68 @@ def test_the_data_page_says_what_is_kept_offline_and_can_keep_nothing(server, br
     wait_until(browser, lambda d: d.find_element(By.ID, "keep-offline").text == "Keep Pages Offline")
     browser.find_element(By.ID, "keep-offline").click()
     wait_until(browser, lambda d: d.find_element(By.ID, "keep-offline").text == "Keep Nothing Offline")
+
+
+def pills_clear_of_content(driver):
+    """Whether, scrolled to the end, no status pill shown covers the page's content."""
+    return driver.execute_script("""
+        window.scrollTo(0, document.documentElement.scrollHeight);
+        const main = document.getElementById('main');
+        const end = main.getBoundingClientRect().bottom - parseFloat(getComputedStyle(main).paddingBottom);
+        const pills = [...document.querySelectorAll('.live-status')].filter(p => !p.hidden);
+        return pills.length > 0 && pills.every(p => p.getBoundingClientRect().top >= end)""")
+
+
+def progress(driver):
+    return driver.execute_script("return document.querySelector('.hero-progress progress').value")
+
+
+def test_a_trip_never_opened_is_edited_offline_and_shows_what_waits_where_it_will_land(server, browser):
+    browser.get(server.url + "/")
+    wait_until(browser, lambda d: kept_token(d) is not None, timeout=60)
+    never_opened = trip_paths(server)[-1]
+
+    server.stop()
+    browser.get(server.url + never_opened + "?edit=1")
+    assert browser.find_element(By.TAG_NAME, "h1").text != "You are offline"
+    assert browser.find_elements(By.ID, "edit-trip") and browser.find_elements(By.ID, "new-activity-name")
+    remaining, percent = remaining_text(browser), progress(browser)
+    browser.find_element(By.ID, "new-activity-name").send_keys("Offline stop", Keys.ENTER)
+    waiting = wait_until(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#activity-list .activity.is-pending"))
+    assert "Offline stop" in waiting.text and "Waiting to send" in waiting.text, "listed, marked waiting"
+    assert remaining_text(browser) != remaining and progress(browser) < percent, "counted as not done yet"
+    first = activity_ids(browser)[0]
+    before_check = remaining_text(browser)
+    button = browser.find_element(By.CSS_SELECTOR, f"#activity-{first} button.check")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    wait_until(browser, lambda d: remaining_text(d) != before_check)
+    counts = (remaining_text(browser), progress(browser))
+    assert pills_clear_of_content(browser)
+
+    browser.refresh()  # drawn from the kept copy again: what waits is drawn again
+    wait_until(browser, lambda d: "Offline stop" in d.find_element(By.ID, "activity-list").text)
+    wait_until(browser, lambda d: (remaining_text(d), progress(d)) == counts)
+
+    server.start()
+    wait_until(browser, lambda d: not any(p.is_displayed() for p in d.find_elements(By.CSS_SELECTOR, ".live-status")), timeout=30)
+    wait_until(browser, lambda d: "Offline stop" in rename_values(d) and not d.find_elements(By.CSS_SELECTOR, ".is-pending"), timeout=10)
+    with sqlite3.connect(server.data_dir / "wishlist.sqlite") as database:
+        assert database.execute("SELECT count(*) FROM Activity WHERE name = 'Offline stop'").fetchone() == (1,)
+
+
+def test_an_empty_rename_refused_offline_leaves_the_next_rename_its_version(server, browser):
+    open_trip(browser, server, "Mont Blanc Powder")
+    browser.get(browser.current_url + "?edit=1")
+    field = browser.find_element(By.CSS_SELECTOR, "#activity-list input[data-rename-url]")
+    activity_id = field.get_attribute("data-rename-url").rsplit("/", 1)[1]
+    server.stop()
+    field.send_keys(Keys.CONTROL, "a", Keys.DELETE, Keys.ENTER)
+    field.send_keys("Mine", Keys.ENTER)
+    wait_until(browser, lambda d: "Rename to “Mine”" in d.find_element(By.ID, "pending-note").text)
+
+    server.start()
+    wait_until(browser, lambda d: not d.find_element(By.ID, "pending-note").is_displayed(), timeout=20)
+    assert not browser.find_elements(By.CSS_SELECTOR, "dialog.alert"), "no Changed elsewhere, no Not saved"
+    with sqlite3.connect(server.data_dir / "wishlist.sqlite") as database:
+        assert database.execute("SELECT name FROM Activity WHERE id = ?", (activity_id,)).fetchone() == ("Mine",)
