@@ -12,6 +12,7 @@ from selenium.webdriver.common.keys import Keys
 from conftest import wait_until
 from test_edits import open_edit_mode, press_done
 from test_in_place import rename_values
+from test_security import PASSWORD, protected_server, sign_in  # noqa: F401 (a fixture)
 from test_screens import activity_names, check, open_trip, remaining_text
 
 
@@ -231,9 +232,20 @@ def checked(driver, activity):
     return driver.find_element(By.CSS_SELECTOR, f"#activity-{activity} button.check").get_attribute("aria-checked") == "true"
 
 
-def test_check_offs_and_new_activities_made_offline_in_two_tabs_are_each_committed_once(server, browser):
+# Records, in a tab, the idempotency key of each write the server answered.
+RECORD_SENT_KEYS = """
+    window.sentKeys = [];
+    const send = window.fetch;
+    window.fetch = (url, init) => send(url, init).then((response) => {
+        const key = init?.headers?.["Idempotency-Key"];
+        if (key) window.sentKeys.push(key);
+        return response;
+    });"""
+
+
+def test_check_offs_and_new_activities_made_offline_in_three_tabs_are_each_sent_once(server, browser):
     tabs = {}  # each tab's activities, and what each should show once its check-offs are sent
-    for index, trip in enumerate(("Mont Blanc Powder", "Japan Mystique")):
+    for index, trip in enumerate(("Mont Blanc Powder", "Japan Mystique", "Kona Deep Dive")):
         if index:
             browser.switch_to.new_window("tab")
         open_trip(browser, server, trip)
@@ -241,6 +253,7 @@ def test_check_offs_and_new_activities_made_offline_in_two_tabs_are_each_committ
         ids = activity_ids(browser)[:2]
         taps = [ids[i % 2] for i in range(5)]  # 5 check-offs: the first activity 3 times, the second twice
         tabs[browser.current_window_handle] = (taps, {a: checked(browser, a) != (taps.count(a) % 2 == 1) for a in ids})
+        browser.execute_script(RECORD_SENT_KEYS)
     token = newest_token(browser)
 
     server.stop()
@@ -250,15 +263,20 @@ def test_check_offs_and_new_activities_made_offline_in_two_tabs_are_each_committ
             browser.find_element(By.CSS_SELECTOR, f"#activity-{activity} button.check").click()
         browser.find_element(By.ID, "new-activity-name").send_keys(f"Offline stop {handle[-4:]}", Keys.ENTER)
     browser.switch_to.window(next(iter(tabs)))
-    wait_until(browser, lambda d: d.find_element(By.ID, "pending-note").text == "12 changes waiting to send")
+    wait_until(browser, lambda d: d.find_element(By.ID, "pending-note").text == "18 changes waiting to send")
     server.start()
 
+    sent = []
     for handle in tabs:
         browser.switch_to.window(handle)
         wait_until(browser, lambda d: not d.find_element(By.ID, "pending-note").is_displayed(), timeout=30)
+    for handle in tabs:
+        browser.switch_to.window(handle)
+        sent += browser.execute_script("return window.sentKeys")
+    assert len(sent) == 18 and len(set(sent)) == 18, "each write sent by one tab, once"
     transactions = history(browser, token)
     kinds = [{change["kind"] for change in t["changes"] if change["entity"] == "Activity"} for t in transactions]
-    assert kinds.count({"update"}) == 10 and kinds.count({"insert"}) == 2, transactions
+    assert kinds.count({"update"}) == 15 and kinds.count({"insert"}) == 3, transactions
     for handle, (_, expected) in tabs.items():  # each tab shows what the server has, without a reload
         browser.switch_to.window(handle)
         wait_until(browser, lambda d: {a: checked(d, a) for a in expected} == expected, timeout=10)
@@ -405,3 +423,62 @@ def test_an_empty_rename_refused_offline_leaves_the_next_rename_its_version(serv
     assert not browser.find_elements(By.CSS_SELECTOR, "dialog.alert"), "no Changed elsewhere, no Not saved"
     with sqlite3.connect(server.data_dir / "wishlist.sqlite") as database:
         assert database.execute("SELECT name FROM Activity WHERE id = ?", (activity_id,)).fetchone() == ("Mine",)
+
+
+def writes_waiting(driver):
+    return driver.execute_script("return keptWrites().then(writes => writes.length)")
+
+
+def first_check_off_and_an_add_kept_offline(server, browser):
+    """On Mont Blanc Powder in edit mode, with the server stopped: checks off its first activity
+    and adds "Offline stop". Returns the history token before, and the activity's id."""
+    open_trip(browser, server, "Mont Blanc Powder")
+    browser.get(browser.current_url + "?edit=1")
+    token = newest_token(browser)
+    first = activity_ids(browser)[0]
+    server.stop()
+    button = browser.find_element(By.CSS_SELECTOR, f"#activity-{first} button.check")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    browser.find_element(By.ID, "new-activity-name").send_keys("Offline stop", Keys.ENTER)
+    wait_until(browser, lambda d: d.find_element(By.ID, "pending-note").text == "2 changes waiting to send")
+    return token, first
+
+
+def assert_written_once(server, browser, token, activity):
+    transactions = history(browser, token)
+    kinds = [{change["kind"] for change in t["changes"] if change["entity"] == "Activity"} for t in transactions]
+    assert kinds.count({"update"}) == 1 and kinds.count({"insert"}) == 1, [t["changes"] for t in transactions]
+    with sqlite3.connect(server.data_dir / "wishlist.sqlite") as database:
+        assert database.execute("SELECT count(*) FROM Activity WHERE name = 'Offline stop'").fetchone() == (1,)
+
+
+def test_writes_kept_offline_wait_for_the_sign_in_a_restart_in_password_mode_asks_for(protected_server, browser):
+    server = protected_server
+    browser.get(server.url + "/login")
+    sign_in(browser, PASSWORD)
+    wait_until(browser, lambda d: d.current_url == server.url + "/")
+    token, activity = first_check_off_and_an_add_kept_offline(server, browser)
+
+    server.start()  # a restart ends every session: each write is refused, 401
+    wait_until(browser, lambda d: d.find_element(By.ID, "pending-note").text == "2 changes waiting for sign-in", timeout=20)
+    browser.get(server.url + "/trips")
+    wait_until(browser, lambda d: d.current_url == server.url + "/login")
+    wait_until(browser, lambda d: d.find_element(By.ID, "pending-note").text == "2 changes waiting for sign-in", timeout=10)
+    assert not browser.find_elements(By.CSS_SELECTOR, "dialog.alert"), "nothing refused for good"
+
+    sign_in(browser, PASSWORD)
+    wait_until(browser, lambda d: d.current_url == server.url + "/")
+    wait_until(browser, lambda d: writes_waiting(d) == 0, timeout=20)
+    assert_written_once(server, browser, token, activity)
+
+
+def test_writes_kept_offline_are_sent_with_the_token_the_browser_has_now(server, browser):
+    token, activity = first_check_off_and_an_add_kept_offline(server, browser)
+    # The browser's token changed while the page waited: the one it was drawn with is stale.
+    browser.execute_cdp_cmd("Network.deleteCookies", {"name": "csrf_token", "url": server.url})
+
+    server.start()
+    wait_until(browser, lambda d: not d.find_element(By.ID, "pending-note").is_displayed(), timeout=20)
+    assert not browser.find_elements(By.CSS_SELECTOR, "dialog.alert"), "nothing refused"
+    assert_written_once(server, browser, token, activity)
