@@ -228,6 +228,13 @@ def newest_token(driver):
     return driver.execute_script("return fetch('/api/history?limit=1').then(r => r.json()).then(j => j.newestToken)")
 
 
+def tap_check(driver, activity):
+    """Taps an activity's check button, brought clear of the tab bar first."""
+    button = driver.find_element(By.CSS_SELECTOR, f"#activity-{activity} button.check")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+
+
 def checked(driver, activity):
     return driver.find_element(By.CSS_SELECTOR, f"#activity-{activity} button.check").get_attribute("aria-checked") == "true"
 
@@ -390,9 +397,7 @@ def test_a_trip_never_opened_is_edited_offline_and_shows_what_waits_where_it_wil
     assert remaining_text(browser) != remaining and progress(browser) < percent, "counted as not done yet"
     first = activity_ids(browser)[0]
     before_check = remaining_text(browser)
-    button = browser.find_element(By.CSS_SELECTOR, f"#activity-{first} button.check")
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
-    button.click()
+    tap_check(browser, first)
     wait_until(browser, lambda d: remaining_text(d) != before_check)
     counts = (remaining_text(browser), progress(browser))
     assert pills_clear_of_content(browser)
@@ -437,9 +442,7 @@ def first_check_off_and_an_add_kept_offline(server, browser):
     token = newest_token(browser)
     first = activity_ids(browser)[0]
     server.stop()
-    button = browser.find_element(By.CSS_SELECTOR, f"#activity-{first} button.check")
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
-    button.click()
+    tap_check(browser, first)
     browser.find_element(By.ID, "new-activity-name").send_keys("Offline stop", Keys.ENTER)
     wait_until(browser, lambda d: d.find_element(By.ID, "pending-note").text == "2 changes waiting to send")
     return token, first

@@ -14,7 +14,7 @@ from selenium.webdriver.common.keys import Keys
 from conftest import WishlistServer, wait_until
 from test_edits import press_done
 from test_in_place import rename_values
-from test_offline import activity_ids, checked, history, kept_page, kept_token, writes_waiting
+from test_offline import activity_ids, checked, history, kept_page, kept_token, tap_check, writes_waiting
 from test_security import PASSWORD, sign_in
 
 # Per tab: a trip never opened in edit mode, the check-offs (indexes into its activities), the
@@ -74,24 +74,28 @@ def run_scenario(server, browser, password):
 
     server.stop()
     expected = {}  # per trip tab: the activities' check states and the names it should show
+    kept = 0  # the writes waiting in the browser
+
+    def waits(count):
+        wait_until(browser, lambda d: writes_waiting(d) == count)
+        return count
+
     for handle, (trip, checks, adds, renames) in zip(handles, TABS):
         browser.switch_to.window(handle)
         browser.get(server.url + trip + "?edit=1")  # from what was kept
         ids = activity_ids(browser)
         states = {ids[i]: checked(browser, ids[i]) != (checks.count(i) % 2 == 1) for i in set(checks)}
         for i in checks:
-            button = browser.find_element(By.CSS_SELECTOR, f"#activity-{ids[i]} button.check")
-            browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
-            button.click()
+            tap_check(browser, ids[i])
+            kept = waits(kept + 1)
         for name in adds:
             browser.find_element(By.ID, "new-activity-name").send_keys(name, Keys.ENTER)
-            wait_until(browser, lambda d: name in d.find_element(By.ID, "activity-list").text)
+            kept = waits(kept + 1)
         for i, name in renames:
             field = browser.find_element(By.ID, f"activity-name-{ids[i]}")
             field.send_keys(Keys.CONTROL, "a")
             field.send_keys(name, Keys.ENTER)
-            wait_until(browser, lambda d: f"Rename to “{name}”" in d.find_element(By.ID, "pending-note").text
-                       or "changes waiting" in d.find_element(By.ID, "pending-note").text)
+            kept = waits(kept + 1)
         expected[handle] = (states, adds + list(dict(renames).values()))
     # The last tab edits its trip and adds a trip, both forms posted as pages.
     browser.find_element(By.ID, "edit-trip-name").send_keys(Keys.CONTROL, "a", Keys.NULL, TRIP_EDIT[1])
@@ -115,7 +119,6 @@ def run_scenario(server, browser, password):
         signed_in(browser, server, password)
     wait_until(browser, lambda d: transactions_since(server, token) > 0, timeout=30)
     kill(server)
-    print("applied when killed:", transactions_since(server, token))
     assert transactions_since(server, token) < WRITES, "killed while sending"
     server.start()
     signed_in(browser, server, password)
