@@ -307,7 +307,9 @@ async function sendKeptWrites() {
   sendingKeptWrites = true;
   let sent = { waiting: true, asks: [] };
   try {
-    // One tab at a time: the next reads what the one before it left.
+    // One tab at a time: the next reads what the one before it left. Without Web Locks (an
+    // origin that is not secure, where no service worker keeps pages either) each tab sends
+    // alone, and the keys keep the server from writing any twice.
     sent = await (navigator.locks ? navigator.locks.request("wishlist-kept-writes", sendInOrder) : sendInOrder());
   } catch {
     // The store unreadable: tried again below.

@@ -485,3 +485,25 @@ def test_writes_kept_offline_are_sent_with_the_token_the_browser_has_now(server,
     wait_until(browser, lambda d: not d.find_element(By.ID, "pending-note").is_displayed(), timeout=20)
     assert not browser.find_elements(By.CSS_SELECTOR, "dialog.alert"), "nothing refused"
     assert_written_once(server, browser, token, activity)
+
+
+def test_a_trip_form_refused_for_want_of_a_session_is_kept_and_saved_after_the_sign_in(protected_server, browser):
+    server = protected_server
+    browser.get(server.url + "/login")
+    sign_in(browser, PASSWORD)
+    wait_until(browser, lambda d: d.current_url == server.url + "/")
+    open_edit_mode(browser, server, "Mont Blanc Powder")
+    trip_id = browser.execute_script("return location.pathname").rsplit("/", 1)[1]
+    wait_until(browser, controlled, timeout=10)
+    server.restart()  # the session ends with it
+
+    browser.find_element(By.ID, "edit-trip-name").send_keys(Keys.CONTROL, "a", Keys.NULL, "Mont Blanc, signed out")
+    press_done(browser)
+    wait_until(browser, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Kept on this device")
+    assert "will be saved once you sign in" in browser.find_element(By.TAG_NAME, "main").text
+    browser.get(server.url + "/login")
+    sign_in(browser, PASSWORD)
+    wait_until(browser, lambda d: d.current_url == server.url + "/")
+    wait_until(browser, lambda d: writes_waiting(d) == 0, timeout=20)
+    with sqlite3.connect(server.data_dir / "wishlist.sqlite") as database:
+        assert database.execute("SELECT name FROM Trip WHERE id = ?", (trip_id,)).fetchone() == ("Mont Blanc, signed out",)

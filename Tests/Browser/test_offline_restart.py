@@ -128,7 +128,8 @@ def run_scenario(server, browser, password):
         browser.switch_to.window(handle)
         browser.execute_cdp_cmd("Network.emulateNetworkConditions",
                                 {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
-        wait_until(browser, lambda d: not d.find_element(By.ID, "pending-note").is_displayed(), timeout=30)
+        # Sent, and live again: no note stays (waiting, offline, reconnecting).
+        wait_until(browser, lambda d: not any(note.is_displayed() for note in d.find_elements(By.CSS_SELECTOR, ".live-status")), timeout=30)
     transactions = history(browser, token)
     assert len(transactions) == WRITES, [t["changes"] for t in transactions]
     with sqlite3.connect(server.data_dir / "wishlist.sqlite") as database:
