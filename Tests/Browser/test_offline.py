@@ -413,19 +413,29 @@ def test_a_trip_never_opened_is_edited_offline_and_shows_what_waits_where_it_wil
         assert database.execute("SELECT count(*) FROM Activity WHERE name = 'Offline stop'").fetchone() == (1,)
 
 
-def test_an_empty_rename_refused_offline_leaves_the_next_rename_its_version(server, browser):
+@pytest.mark.parametrize("refused", ["", "   "], ids=["empty", "blank"])
+def test_a_rename_refused_offline_leaves_the_next_rename_its_version(server, browser, refused):
+    """An empty name is not even kept (the field says why); a blank one is kept, refused once
+    sent, and the rename after it is sent against the name the server still has."""
     open_trip(browser, server, "Mont Blanc Powder")
     browser.get(browser.current_url + "?edit=1")
     field = browser.find_element(By.CSS_SELECTOR, "#activity-list input[data-rename-url]")
     activity_id = field.get_attribute("data-rename-url").rsplit("/", 1)[1]
     server.stop()
-    field.send_keys(Keys.CONTROL, "a", Keys.DELETE, Keys.ENTER)
+    field.send_keys(Keys.CONTROL, "a", Keys.DELETE)
+    field.send_keys(refused, Keys.ENTER)
+    field.send_keys(Keys.CONTROL, "a")
     field.send_keys("Mine", Keys.ENTER)
-    wait_until(browser, lambda d: "Rename to “Mine”" in d.find_element(By.ID, "pending-note").text)
+    wait_until(browser, lambda d: writes_waiting(d) == (2 if refused else 1))
 
     server.start()
-    wait_until(browser, lambda d: not d.find_element(By.ID, "pending-note").is_displayed(), timeout=20)
-    assert not browser.find_elements(By.CSS_SELECTOR, "dialog.alert"), "no Changed elsewhere, no Not saved"
+    wait_until(browser, lambda d: writes_waiting(d) == 0, timeout=20)
+    if refused:
+        box = wait_until(browser, lambda d: d.find_element(By.CSS_SELECTOR, "dialog.alert"))
+        assert box.text.startswith("Not saved: Rename to")
+        box.find_element(By.XPATH, ".//button[.='OK']").click()
+    wait_until(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog.alert"))
+    assert not browser.find_elements(By.CSS_SELECTOR, "dialog"), "no Changed elsewhere"
     with sqlite3.connect(server.data_dir / "wishlist.sqlite") as database:
         assert database.execute("SELECT name FROM Activity WHERE id = ?", (activity_id,)).fetchone() == ("Mine",)
 
