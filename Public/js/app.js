@@ -309,8 +309,13 @@ async function sendKeptWrites() {
   try {
     // One tab at a time: the next reads what the one before it left. Without Web Locks (an
     // origin that is not secure, where no service worker keeps pages either) each tab sends
-    // alone, and the keys keep the server from writing any twice.
-    sent = await (navigator.locks ? navigator.locks.request("wishlist-kept-writes", sendInOrder) : sendInOrder());
+    // alone, and the keys keep the server from writing any twice. The lock is asked for only
+    // when writes wait: a page asked for a lock it held is evicted from the back/forward cache.
+    if ((await keptWrites()).length) {
+      sent = await (navigator.locks ? navigator.locks.request("wishlist-kept-writes", sendInOrder) : sendInOrder());
+    } else {
+      sent = { waiting: false, asks: [] };
+    }
   } catch {
     // The store unreadable: tried again below.
   } finally {
