@@ -146,40 +146,77 @@ function keepFocusAfter(form) {
 const unreachable = { heading: "Wishlist can’t be reached", message: "Check that Wishlist is still running, then try again. What you typed is still here." };
 
 // `label` says what the change is, should it have to wait (a form's own is found). Resolves
-// true when the change was kept to be sent later.
+// true when the change was kept to be sent later: the server out of reach, or refusing it for
+// want of a session or of the current token (it waits for the sign-in, kept).
 async function post(url, body, form, label) {
   const key = newKey();
+  let response = null;
   try {
     // The header rides along the redirect: the page it leads to answers its fragments alone.
-    const response = await fetch(url, { method: "POST", body,
-      headers: { "X-CSRF-Token": csrfToken, "X-Wishlist-Fragments": "only", "Idempotency-Key": key } });
-    showAnswer({ status: response.status, url: response.url, html: await response.text() }, form);
-  } catch {
-    try {
-      // With the activity's name and its trip's page: should it be deleted elsewhere meanwhile,
-      // the person may add it back.
-      const activity = new URLSearchParams(body).get("name") ?? activityName(form);
-      await keepWrite({ url, body: [...new URLSearchParams(body)], key, label: label ?? writeLabel(form), activity, page: location.pathname });
-      showKept(form);
-      return true;
-    } catch {
-      alertDialog(unreachable.heading, unreachable.message);
+    response = await withCurrentToken(() => fetch(url, { method: "POST", body,
+      headers: { "X-CSRF-Token": sendingToken, "X-Wishlist-Fragments": "only", "Idempotency-Key": key } }));
+    if (!needsSignIn(response)) {
+      showAnswer({ status: response.status, url: response.url, html: await response.text() }, form);
+      return false;
     }
+  } catch {
+    // Out of reach: kept below.
+  }
+  try {
+    // With the activity's name and its trip's page: should it be deleted elsewhere meanwhile,
+    // the person may add it back.
+    const activity = new URLSearchParams(body).get("name") ?? activityName(form);
+    await keepWrite({ url, body: [...new URLSearchParams(body)], key, label: label ?? writeLabel(form), activity,
+                      page: location.pathname, signIn: response !== null });
+    showKept(form);
+    return true;
+  } catch {
+    alertDialog(unreachable.heading, unreachable.message);
   }
   return false;
 }
 
 // ---------- Writes kept while Wishlist can't be reached ----------
-// A change made while the server is out of reach is kept in this browser (offline.js), shown
-// as waiting, and sent in order once the server answers, with the key it was first sent with:
-// the server writes it once however often it arrives (IdempotentWrites.swift). A form posted as a
-// page (a trip's fields, a new trip) is kept by the service worker the same way.
+// A change made while the server is out of reach is kept in this browser (offline.js), drawn
+// where it will land, marked as waiting, and sent in order once the server answers, with the key
+// it was first sent with: the server writes it once however often it arrives
+// (IdempotentWrites.swift). A form posted as a page (a trip's fields, a new trip) is kept by the
+// service worker the same way. One tab of the browser sends at a time, so each write is sent
+// once however many tabs are open. A write refused for want of a session (401) or of the current
+// token (403) stays kept, waiting for the sign-in.
+
+// 401: no session (a restart in password mode ends them all); 403: the token this page was drawn
+// with is no longer the browser's (CSRFProtection refuses nothing else on a write).
+const needsSignIn = (response) => response.status === 401 || response.status === 403;
+
+// The token writes are sent with: this page's, until the server refuses it; then the one a page
+// drawn now carries.
+let sendingToken = csrfToken;
+
+// Sends, and when the server refuses the token this page has, once more with the browser's current one.
+async function withCurrentToken(send) {
+  const response = await send();
+  return response.status === 403 && (await refreshSendingToken()) ? send() : response;
+}
+
+// Says whether the token changed.
+async function refreshSendingToken() {
+  const page = new DOMParser().parseFromString(await (await fetch("/", { headers: { Accept: "text/html" } })).text(), "text/html");
+  const token = page.querySelector('meta[name="csrf-token"]')?.content;
+  if (!token || token === sendingToken) return false;
+  sendingToken = token;
+  return true;
+}
 
 async function keepWrite(write) {
   await addKeptWrite(write);
   showWaiting();
-  clearTimeout(keepWrite.retry);
-  keepWrite.retry = setTimeout(sendKeptWrites, 5000);
+  sendKeptWritesIn(5000);
+}
+
+function sendKeptWritesIn(milliseconds) {
+  clearTimeout(sendKeptWritesIn.timer);
+  sendKeptWritesIn.timer = setTimeout(sendKeptWrites, milliseconds);
 }
 
 function activityName(form) {
@@ -204,53 +241,123 @@ function showKept(form) {
   form.elements.complete.value = String(!done);
 }
 
+// A new activity waiting to be added, listed where it will be.
+function showWaitingActivity(write) {
+  const list = document.getElementById("activity-list");
+  if (!list || list.querySelector(`[data-waiting-key="${CSS.escape(write.key)}"]`)) return;
+  let checklist = list.querySelector(".checklist");
+  if (!checklist) {
+    checklist = Object.assign(document.createElement("ul"), { className: "checklist" });
+    list.querySelector(".muted")?.remove();
+    list.append(checklist);
+  }
+  const item = Object.assign(document.createElement("li"), { className: "activity is-pending" });
+  item.dataset.waitingKey = write.key;
+  item.append(Object.assign(document.createElement("span"), { className: "check" }),
+              Object.assign(document.createElement("span"), { className: "activity-name", textContent: new URLSearchParams(write.body).get("name") }),
+              Object.assign(document.createElement("span"), { className: "waiting-mark", textContent: "Waiting to send" }));
+  checklist.append(item);
+}
+
+// The counts and progress of the list as drawn, in the server's words (TripPage.remainingText).
+function showCounts() {
+  const items = [...document.querySelectorAll("#activity-list .activity")];
+  const remaining = items.filter((item) => !item.classList.contains("is-complete")).length;
+  document.getElementById("remaining-count").textContent = items.length === 0 ? "No activities yet" : remaining === 0 ? "All done"
+    : remaining === 1 ? "1 remaining activity" : `${remaining} remaining activities`;
+  const percent = items.length ? Math.round((100 * (items.length - remaining)) / items.length) : 0;
+  const progress = document.querySelector(".hero-progress progress");
+  if (!progress) return;
+  document.querySelector(".hero-progress-value").textContent = `${percent}%`;
+  progress.value = percent;
+  progress.textContent = `${percent}%`;
+  progress.setAttribute("aria-label", `${percent}% of activities complete`);
+}
+
+// Draws the writes waiting onto this page where they will land (a check-off flipped, a new
+// activity listed, each marked as waiting, and the counts they change), and says how many wait.
 async function showWaiting() {
   const writes = await keptWrites().catch(() => []);
-  // A page drawn before them (a reload from the kept copy) shows the waiting check-offs too.
+  const trip = document.querySelector(".trip-page")?.dataset.tripId;
   for (const write of writes) {
-    const form = document.querySelector(`form.check-form[action$="${new URL(write.url, location.href).pathname}"]`);
+    const path = new URL(write.url, location.href).pathname;
+    if (path === `/trips/${trip}/activities`) showWaitingActivity(write);
+    // A page drawn before them (a reload from the kept copy) shows the waiting check-offs too.
+    const form = document.querySelector(`form.check-form[action$="${path}"]`);
     const complete = new URLSearchParams(write.body).get("complete");
     if (form && form.elements.complete.value === complete) showKept(form);
   }
+  // An activity sent is drawn by the server's fragment (live updates), marks of check-offs sent go.
+  const waiting = new Set(writes.map((write) => write.key));
+  document.querySelectorAll("[data-waiting-key]").forEach((item) => { if (!waiting.has(item.dataset.waitingKey)) item.remove(); });
+  if (writes.length === 0) document.querySelectorAll(".activity.is-pending").forEach((item) => item.classList.remove("is-pending"));
+  else if (document.querySelector("#activity-list .is-pending")) showCounts();
   const note = document.getElementById("pending-note");
+  const waitingFor = writes.some((write) => write.signIn) ? "for sign-in" : "to send";
   note.hidden = writes.length === 0;
-  note.textContent = writes.length === 1 ? `Waiting to send: ${writes[0].label}`
-    : `${writes.length} changes waiting to send`;
+  note.textContent = writes.length === 1 ? `Waiting ${waitingFor}: ${writes[0].label}` : `${writes.length} changes waiting ${waitingFor}`;
 }
+// A write kept, sent or refused in another tab (or by the service worker) shows here too.
+keptWritesChanged?.addEventListener("message", showWaiting);
 
 let sendingKeptWrites = false;
 
 async function sendKeptWrites() {
   if (sendingKeptWrites) return;
   sendingKeptWrites = true;
-  let waiting = false;
+  let sent = { waiting: true, asks: [] };
   try {
-    for (const write of await keptWrites()) {
-      let response;
-      try {
-        response = await fetch(write.url, { method: "POST", body: keptWriteBody(write),
-          headers: { "X-CSRF-Token": csrfToken, "Idempotency-Key": write.key } });
-      } catch {
-        response = null;  // still out of reach
-      }
-      if (!response || response.status === 409 || response.status === 429 || response.status >= 500) {
-        waiting = true;
-        break;
-      }
-      await writesStore("readwrite", (store) => store.delete(write.id));
-      const path = new URL(write.url, location.href).pathname;
-      if (response.status === 412) {
-        // Changed elsewhere while this waited: the person chooses, nothing is overwritten unasked.
-        const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    // One tab at a time: the next reads what the one before it left. Without Web Locks (an
+    // origin that is not secure, where no service worker keeps pages either) each tab sends
+    // alone, and the keys keep the server from writing any twice. The lock is asked for only
+    // when writes wait: a page asked for a lock it held is evicted from the back/forward cache.
+    if ((await keptWrites()).length) {
+      sent = await (navigator.locks ? navigator.locks.request("wishlist-kept-writes", sendInOrder) : sendInOrder());
+    } else {
+      sent = { waiting: false, asks: [] };
+    }
+  } catch {
+    // The store unreadable: tried again below.
+  } finally {
+    sendingKeptWrites = false;
+  }
+  // Asked once the next tab may send: a question left unanswered holds up no other tab.
+  for (const ask of sent.asks) await ask();
+  const left = (await keptWrites().catch(() => [])).length;
+  // Writes the person chose meanwhile (Keep mine, Add it back) go at once; the rest once it answers.
+  if (left > 0) sendKeptWritesIn(sent.waiting ? 5000 : 0);
+  showWaiting();
+}
+
+// Sends the writes kept, in order, until one must wait; says whether one does, and what the
+// answers ask of the person.
+async function sendInOrder() {
+  const asks = [];
+  const writes = await keptWrites();
+  for (const [index, write] of writes.entries()) {
+    const response = await sendKeptWrite(write);
+    if (!response || response.status === 409 || response.status === 429 || response.status >= 500) return { waiting: true, asks };
+    if (needsSignIn(response)) {
+      if (!write.signIn) await putKeptWrite({ ...write, signIn: true });
+      return { waiting: true, asks };
+    }
+    await deleteKeptWrite(write);
+    const path = new URL(write.url, location.href).pathname;
+    if (response.status === 412) {
+      // Changed elsewhere while this waited: the person chooses, nothing is overwritten unasked.
+      const page = new DOMParser().parseFromString(await response.text(), "text/html");
+      asks.push(async () => {
         const choice = await dialog({ heading: `Changed elsewhere: ${write.label}`,
           message: page.querySelector("[data-error-message]")?.textContent ?? "It was changed elsewhere while this change waited.",
           labels: [{ label: "Keep theirs" }, { label: "Keep mine", kind: "primary" }] });
         const { id, ...mine } = write;
         if (choice === 1) await keepWrite({ ...mine, key: newKey(), body: mine.body.filter(([name]) => name !== "was") });
-      } else if (response.status === 404 && path.endsWith("/delete")) {
-        // Deleted elsewhere too: what was asked for.
-      } else if (response.status === 404 && /^\/activities\/\d+(\/complete)?$/.test(path) && /^\/trips\/\d+$/.test(write.page ?? "")) {
-        // The activity was deleted elsewhere while this waited: the person chooses whether it comes back.
+      });
+    } else if (response.status === 404 && path.endsWith("/delete")) {
+      // Deleted elsewhere too: what was asked for.
+    } else if (response.status === 404 && /^\/activities\/\d+(\/complete)?$/.test(path) && /^\/trips\/\d+$/.test(write.page ?? "")) {
+      // The activity was deleted elsewhere while this waited: the person chooses whether it comes back.
+      asks.push(async () => {
         const choice = await dialog({ heading: `Deleted elsewhere: “${write.activity}”`,
           message: `It was deleted on another device while this change waited to be sent (${write.label}).`,
           labels: [{ label: "Let It Go" }, { label: "Add It Back", kind: "primary" }] });
@@ -258,21 +365,37 @@ async function sendKeptWrites() {
           await keepWrite({ url: `${write.page}/activities`, body: [["name", write.activity]], key: newKey(),
                             label: `Add “${write.activity}”` });
         }
-      } else if (!response.ok) {
-        const page = new DOMParser().parseFromString(await response.text(), "text/html");
-        await alertDialog(`Not saved: ${write.label}`, page.querySelector("[data-error-message]")?.textContent ?? "");
-      }
+      });
+    } else if (!response.ok) {
+      const page = new DOMParser().parseFromString(await response.text(), "text/html");
+      await sendLaterAgainstServersVersion(write, writes.slice(index + 1));
+      asks.push(() => alertDialog(`Not saved: ${write.label}`, page.querySelector("[data-error-message]")?.textContent ?? ""));
     }
-  } finally {
-    sendingKeptWrites = false;
-    const left = (await keptWrites().catch(() => [])).length;
-    if (left === 0) document.querySelectorAll(".activity.is-pending").forEach((item) => item.classList.remove("is-pending"));
-    // Writes the person chose meanwhile (Keep mine, Add it back) go at once; the rest once it answers.
-    if (left > 0) {
-      clearTimeout(keepWrite.retry);
-      keepWrite.retry = setTimeout(sendKeptWrites, waiting ? 5000 : 0);
-    }
-    showWaiting();
+  }
+  return { waiting: false, asks };
+}
+
+// Null when the server is out of reach.
+async function sendKeptWrite(write) {
+  try {
+    return await withCurrentToken(() => fetch(write.url, { method: "POST", body: keptWriteBody(write),
+      headers: { "X-CSRF-Token": sendingToken, "Idempotency-Key": write.key } }));
+  } catch {
+    return null;
+  }
+}
+
+// A write refused (a rename to an empty name, say) changed nothing: the writes kept after it that
+// were drawn from the version it would have made (`was`) are sent against the one the server has.
+async function sendLaterAgainstServersVersion(refused, later) {
+  const { name, was } = Object.fromEntries(refused.body);
+  if (name === undefined || was === undefined) return;
+  for (const write of later) {
+    const body = new URLSearchParams(write.body);
+    if (write.url !== refused.url || body.get("was") !== name) continue;
+    body.set("was", was);
+    write.body = [...body];
+    await putKeptWrite(write);
   }
 }
 
@@ -358,6 +481,9 @@ function formHasChanges(form) {
 // Enter is followed by a change event (and leaving by another) before the answer comes.
 async function saveRename(input) {
   if (!isEdited(input) || input.dataset.saving === input.value) return;
+  // A name the server would refuse (empty) is neither sent nor kept: the version the next rename
+  // is sent against stays the one the server has.
+  if (!input.reportValidity()) return;
   input.dataset.saving = input.value;
   const body = csrfBody();
   body.append("name", input.value);
@@ -520,7 +646,11 @@ function applyFragment({ id, target, html }) {
 
 function showConnected(connected) {
   document.getElementById("live-status").hidden = connected;
-  if (connected) sendKeptWrites();
+  if (connected) {
+    // Live again, a page drawn from what was kept is brought up to date: it is offline no more.
+    document.getElementById("offline-note").hidden = true;
+    sendKeptWrites();
+  }
 }
 
 // The browser's shared stream, through a port to the worker.

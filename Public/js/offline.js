@@ -41,6 +41,9 @@ function newKey() {
   return crypto.randomUUID?.() ?? [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+// Every page (and the service worker) hears when the writes waiting change, to show what waits.
+const keptWritesChanged = typeof BroadcastChannel === "function" ? new BroadcastChannel("wishlist-kept-writes") : null;
+
 function writesStore(mode, action) {
   return new Promise((resolve, reject) => {
     const opening = indexedDB.open("wishlist", 1);
@@ -49,7 +52,11 @@ function writesStore(mode, action) {
     opening.onsuccess = () => {
       const transaction = opening.result.transaction("writes", mode);
       const request = action(transaction.objectStore("writes"));
-      transaction.oncomplete = () => { opening.result.close(); resolve(request.result); };
+      transaction.oncomplete = () => {
+        opening.result.close();
+        if (mode === "readwrite") keptWritesChanged?.postMessage("changed");
+        resolve(request.result);
+      };
       transaction.onerror = () => reject(transaction.error);
     };
   });
@@ -59,6 +66,8 @@ const keptWrites = () => writesStore("readonly", (store) => store.getAll());
 
 // `write`: { url, body: [[name, value]…] (a value may be a File), multipart, key, label, … }.
 const addKeptWrite = (write) => writesStore("readwrite", (store) => store.add(write));
+const putKeptWrite = (write) => writesStore("readwrite", (store) => store.put(write));
+const deleteKeptWrite = (write) => writesStore("readwrite", (store) => store.delete(write.id));
 
 // The body as it was sent: a form with files as multipart, any other url-encoded.
 function keptWriteBody(write) {

@@ -12,7 +12,8 @@ from selenium.webdriver.common.keys import Keys
 from conftest import wait_until
 from test_edits import open_edit_mode, press_done
 from test_in_place import rename_values
-from test_screens import activity_names, check, open_trip
+from test_security import PASSWORD, protected_server, sign_in  # noqa: F401 (a fixture)
+from test_screens import activity_names, check, open_trip, remaining_text
 
 
 def controlled(driver):
@@ -27,6 +28,7 @@ def test_pages_opened_before_stay_readable_with_the_server_stopped(server, brows
     wait_until(browser, controlled, timeout=10)
     browser.get(server.url + "/trips/1")
     trip = browser.find_element(By.TAG_NAME, "h1").text
+    browser.get(server.url + "/trips/1?edit=1")  # the same trip, in edit mode
     browser.get(server.url + "/")
     carousel = browser.find_element(By.ID, "carousel").text
 
@@ -41,8 +43,9 @@ def test_pages_opened_before_stay_readable_with_the_server_stopped(server, brows
 
     browser.get(server.url + "/search?q=kyoto")
     assert browser.find_element(By.TAG_NAME, "h1").text == "You are offline"
-    kept = {a.get_attribute("pathname") for a in browser.find_elements(By.CSS_SELECTOR, "main a")}
-    assert {"/", "/trips/1"} <= kept and "/search" not in kept
+    kept = [a.get_attribute("pathname") for a in browser.find_elements(By.CSS_SELECTOR, "main a")]
+    assert {"/", "/trips/1"} <= set(kept) and "/search" not in kept
+    assert len(kept) == len(set(kept)), "each page listed once"
     server.start()
     browser.get(server.url + "/goals")
     assert browser.find_element(By.TAG_NAME, "h1").text == "Goals"
@@ -225,13 +228,31 @@ def newest_token(driver):
     return driver.execute_script("return fetch('/api/history?limit=1').then(r => r.json()).then(j => j.newestToken)")
 
 
+def tap_check(driver, activity):
+    """Taps an activity's check button, brought clear of the tab bar first."""
+    button = driver.find_element(By.CSS_SELECTOR, f"#activity-{activity} button.check")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+
+
 def checked(driver, activity):
     return driver.find_element(By.CSS_SELECTOR, f"#activity-{activity} button.check").get_attribute("aria-checked") == "true"
 
 
-def test_check_offs_and_new_activities_made_offline_in_two_tabs_are_each_committed_once(server, browser):
+# Records, in a tab, the idempotency key of each write the server answered.
+RECORD_SENT_KEYS = """
+    window.sentKeys = [];
+    const send = window.fetch;
+    window.fetch = (url, init) => send(url, init).then((response) => {
+        const key = init?.headers?.["Idempotency-Key"];
+        if (key) window.sentKeys.push(key);
+        return response;
+    });"""
+
+
+def test_check_offs_and_new_activities_made_offline_in_three_tabs_are_each_sent_once(server, browser):
     tabs = {}  # each tab's activities, and what each should show once its check-offs are sent
-    for index, trip in enumerate(("Mont Blanc Powder", "Japan Mystique")):
+    for index, trip in enumerate(("Mont Blanc Powder", "Japan Mystique", "Kona Deep Dive")):
         if index:
             browser.switch_to.new_window("tab")
         open_trip(browser, server, trip)
@@ -239,6 +260,7 @@ def test_check_offs_and_new_activities_made_offline_in_two_tabs_are_each_committ
         ids = activity_ids(browser)[:2]
         taps = [ids[i % 2] for i in range(5)]  # 5 check-offs: the first activity 3 times, the second twice
         tabs[browser.current_window_handle] = (taps, {a: checked(browser, a) != (taps.count(a) % 2 == 1) for a in ids})
+        browser.execute_script(RECORD_SENT_KEYS)
     token = newest_token(browser)
 
     server.stop()
@@ -248,15 +270,20 @@ def test_check_offs_and_new_activities_made_offline_in_two_tabs_are_each_committ
             browser.find_element(By.CSS_SELECTOR, f"#activity-{activity} button.check").click()
         browser.find_element(By.ID, "new-activity-name").send_keys(f"Offline stop {handle[-4:]}", Keys.ENTER)
     browser.switch_to.window(next(iter(tabs)))
-    wait_until(browser, lambda d: d.find_element(By.ID, "pending-note").text == "12 changes waiting to send")
+    wait_until(browser, lambda d: d.find_element(By.ID, "pending-note").text == "18 changes waiting to send")
     server.start()
 
+    sent = []
     for handle in tabs:
         browser.switch_to.window(handle)
         wait_until(browser, lambda d: not d.find_element(By.ID, "pending-note").is_displayed(), timeout=30)
+    for handle in tabs:
+        browser.switch_to.window(handle)
+        sent += browser.execute_script("return window.sentKeys")
+    assert len(sent) == 18 and len(set(sent)) == 18, "each write sent by one tab, once"
     transactions = history(browser, token)
     kinds = [{change["kind"] for change in t["changes"] if change["entity"] == "Activity"} for t in transactions]
-    assert kinds.count({"update"}) == 10 and kinds.count({"insert"}) == 2, transactions
+    assert kinds.count({"update"}) == 15 and kinds.count({"insert"}) == 3, transactions
     for handle, (_, expected) in tabs.items():  # each tab shows what the server has, without a reload
         browser.switch_to.window(handle)
         wait_until(browser, lambda d: {a: checked(d, a) for a in expected} == expected, timeout=10)
@@ -338,3 +365,155 @@ def test_the_data_page_says_what_is_kept_offline_and_can_keep_nothing(server, br
     wait_until(browser, lambda d: d.find_element(By.ID, "keep-offline").text == "Keep Pages Offline")
     browser.find_element(By.ID, "keep-offline").click()
     wait_until(browser, lambda d: d.find_element(By.ID, "keep-offline").text == "Keep Nothing Offline")
+
+
+def pills_clear_of_content(driver):
+    """Whether, scrolled to the end, no status pill shown covers the page's content."""
+    return driver.execute_script("""
+        window.scrollTo(0, document.documentElement.scrollHeight);
+        const main = document.getElementById('main');
+        const end = main.getBoundingClientRect().bottom - parseFloat(getComputedStyle(main).paddingBottom);
+        const pills = [...document.querySelectorAll('.live-status')].filter(p => !p.hidden);
+        return pills.length > 0 && pills.every(p => p.getBoundingClientRect().top >= end)""")
+
+
+def progress(driver):
+    return driver.execute_script("return document.querySelector('.hero-progress progress').value")
+
+
+def test_a_trip_never_opened_is_edited_offline_and_shows_what_waits_where_it_will_land(server, browser):
+    browser.get(server.url + "/")
+    wait_until(browser, lambda d: kept_token(d) is not None, timeout=60)
+    never_opened = trip_paths(server)[-1]
+
+    server.stop()
+    browser.get(server.url + never_opened + "?edit=1")
+    assert browser.find_element(By.TAG_NAME, "h1").text != "You are offline"
+    assert browser.find_elements(By.ID, "edit-trip") and browser.find_elements(By.ID, "new-activity-name")
+    remaining, percent = remaining_text(browser), progress(browser)
+    browser.find_element(By.ID, "new-activity-name").send_keys("Offline stop", Keys.ENTER)
+    waiting = wait_until(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#activity-list .activity.is-pending"))
+    assert "Offline stop" in waiting.text and "Waiting to send" in waiting.text, "listed, marked waiting"
+    assert remaining_text(browser) != remaining and progress(browser) < percent, "counted as not done yet"
+    first = activity_ids(browser)[0]
+    before_check = remaining_text(browser)
+    tap_check(browser, first)
+    wait_until(browser, lambda d: remaining_text(d) != before_check)
+    counts = (remaining_text(browser), progress(browser))
+    assert pills_clear_of_content(browser)
+
+    browser.refresh()  # drawn from the kept copy again: what waits is drawn again
+    wait_until(browser, lambda d: "Offline stop" in d.find_element(By.ID, "activity-list").text)
+    wait_until(browser, lambda d: (remaining_text(d), progress(d)) == counts)
+
+    server.start()
+    wait_until(browser, lambda d: not any(p.is_displayed() for p in d.find_elements(By.CSS_SELECTOR, ".live-status")), timeout=30)
+    wait_until(browser, lambda d: "Offline stop" in rename_values(d) and not d.find_elements(By.CSS_SELECTOR, ".is-pending"), timeout=10)
+    with sqlite3.connect(server.data_dir / "wishlist.sqlite") as database:
+        assert database.execute("SELECT count(*) FROM Activity WHERE name = 'Offline stop'").fetchone() == (1,)
+
+
+@pytest.mark.parametrize("refused", ["", "   "], ids=["empty", "blank"])
+def test_a_rename_refused_offline_leaves_the_next_rename_its_version(server, browser, refused):
+    """An empty name is not even kept (the field says why); a blank one is kept, refused once
+    sent, and the rename after it is sent against the name the server still has."""
+    open_trip(browser, server, "Mont Blanc Powder")
+    browser.get(browser.current_url + "?edit=1")
+    field = browser.find_element(By.CSS_SELECTOR, "#activity-list input[data-rename-url]")
+    activity_id = field.get_attribute("data-rename-url").rsplit("/", 1)[1]
+    server.stop()
+    field.send_keys(Keys.CONTROL, "a", Keys.DELETE)
+    field.send_keys(refused, Keys.ENTER)
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys("Mine", Keys.ENTER)
+    wait_until(browser, lambda d: writes_waiting(d) == (2 if refused else 1))
+
+    server.start()
+    wait_until(browser, lambda d: writes_waiting(d) == 0, timeout=20)
+    if refused:
+        box = wait_until(browser, lambda d: d.find_element(By.CSS_SELECTOR, "dialog.alert"))
+        assert box.text.startswith("Not saved: Rename to")
+        box.find_element(By.XPATH, ".//button[.='OK']").click()
+    wait_until(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog.alert"))
+    assert not browser.find_elements(By.CSS_SELECTOR, "dialog"), "no Changed elsewhere"
+    with sqlite3.connect(server.data_dir / "wishlist.sqlite") as database:
+        assert database.execute("SELECT name FROM Activity WHERE id = ?", (activity_id,)).fetchone() == ("Mine",)
+
+
+def writes_waiting(driver):
+    return driver.execute_script("return keptWrites().then(writes => writes.length)")
+
+
+def first_check_off_and_an_add_kept_offline(server, browser):
+    """On Mont Blanc Powder in edit mode, with the server stopped: checks off its first activity
+    and adds "Offline stop". Returns the history token before, and the activity's id."""
+    open_trip(browser, server, "Mont Blanc Powder")
+    browser.get(browser.current_url + "?edit=1")
+    token = newest_token(browser)
+    first = activity_ids(browser)[0]
+    server.stop()
+    tap_check(browser, first)
+    browser.find_element(By.ID, "new-activity-name").send_keys("Offline stop", Keys.ENTER)
+    wait_until(browser, lambda d: d.find_element(By.ID, "pending-note").text == "2 changes waiting to send")
+    return token, first
+
+
+def assert_written_once(server, browser, token, activity):
+    transactions = history(browser, token)
+    kinds = [{change["kind"] for change in t["changes"] if change["entity"] == "Activity"} for t in transactions]
+    assert kinds.count({"update"}) == 1 and kinds.count({"insert"}) == 1, [t["changes"] for t in transactions]
+    with sqlite3.connect(server.data_dir / "wishlist.sqlite") as database:
+        assert database.execute("SELECT count(*) FROM Activity WHERE name = 'Offline stop'").fetchone() == (1,)
+
+
+def test_writes_kept_offline_wait_for_the_sign_in_a_restart_in_password_mode_asks_for(protected_server, browser):
+    server = protected_server
+    browser.get(server.url + "/login")
+    sign_in(browser, PASSWORD)
+    wait_until(browser, lambda d: d.current_url == server.url + "/")
+    token, activity = first_check_off_and_an_add_kept_offline(server, browser)
+
+    server.start()  # a restart ends every session: each write is refused, 401
+    wait_until(browser, lambda d: d.find_element(By.ID, "pending-note").text == "2 changes waiting for sign-in", timeout=20)
+    browser.get(server.url + "/trips")
+    wait_until(browser, lambda d: d.current_url == server.url + "/login")
+    wait_until(browser, lambda d: d.find_element(By.ID, "pending-note").text == "2 changes waiting for sign-in", timeout=10)
+    assert not browser.find_elements(By.CSS_SELECTOR, "dialog.alert"), "nothing refused for good"
+
+    sign_in(browser, PASSWORD)
+    wait_until(browser, lambda d: d.current_url == server.url + "/")
+    wait_until(browser, lambda d: writes_waiting(d) == 0, timeout=20)
+    assert_written_once(server, browser, token, activity)
+
+
+def test_writes_kept_offline_are_sent_with_the_token_the_browser_has_now(server, browser):
+    token, activity = first_check_off_and_an_add_kept_offline(server, browser)
+    # The browser's token changed while the page waited: the one it was drawn with is stale.
+    browser.execute_cdp_cmd("Network.deleteCookies", {"name": "csrf_token", "url": server.url})
+
+    server.start()
+    wait_until(browser, lambda d: not d.find_element(By.ID, "pending-note").is_displayed(), timeout=20)
+    assert not browser.find_elements(By.CSS_SELECTOR, "dialog.alert"), "nothing refused"
+    assert_written_once(server, browser, token, activity)
+
+
+def test_a_trip_form_refused_for_want_of_a_session_is_kept_and_saved_after_the_sign_in(protected_server, browser):
+    server = protected_server
+    browser.get(server.url + "/login")
+    sign_in(browser, PASSWORD)
+    wait_until(browser, lambda d: d.current_url == server.url + "/")
+    open_edit_mode(browser, server, "Mont Blanc Powder")
+    trip_id = browser.execute_script("return location.pathname").rsplit("/", 1)[1]
+    wait_until(browser, controlled, timeout=10)
+    server.restart()  # the session ends with it
+
+    browser.find_element(By.ID, "edit-trip-name").send_keys(Keys.CONTROL, "a", Keys.NULL, "Mont Blanc, signed out")
+    press_done(browser)
+    wait_until(browser, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Kept on this device")
+    assert "will be saved once you sign in" in browser.find_element(By.TAG_NAME, "main").text
+    browser.get(server.url + "/login")
+    sign_in(browser, PASSWORD)
+    wait_until(browser, lambda d: d.current_url == server.url + "/")
+    wait_until(browser, lambda d: writes_waiting(d) == 0, timeout=20)
+    with sqlite3.connect(server.data_dir / "wishlist.sqlite") as database:
+        assert database.execute("SELECT name FROM Trip WHERE id = ?", (trip_id,)).fetchone() == ("Mont Blanc, signed out",)
