@@ -532,16 +532,22 @@ function workerChannel() {
   return { follow, close: () => { port.postMessage({ type: "leave" }); port.close(); } };
 }
 
-// This tab's own stream, open while the tab is shown.
+// This tab's own stream, open while the tab is shown. Refused (no session), it is tried again
+// after a wait that doubles up to a minute (the browser would not), and at once when shown again.
 function pageChannel() {
-  let source = null;
-  const close = () => { source?.close(); source = null; };
+  let source = null, retry = null, wait = 1000;
+  const close = () => { source?.close(); source = null; clearTimeout(retry); };
   const follow = () => {
     close();
     if (document.hidden) return;
     source = new EventSource(`/events?topics=${encodeURIComponent(live.topics)}&since=${encodeURIComponent(live.since)}`);
-    source.addEventListener("open", () => showConnected(true));
-    source.addEventListener("error", () => showConnected(false));
+    source.addEventListener("open", () => { wait = 1000; showConnected(true); });
+    source.addEventListener("error", ({ target }) => {
+      showConnected(false);
+      if (target.readyState !== EventSource.CLOSED) return;
+      retry = setTimeout(follow, wait);
+      wait = Math.min(wait * 2, 60_000);
+    });
     source.addEventListener("fragment", (event) => applyFragment({ id: event.lastEventId, ...JSON.parse(event.data) }));
   };
   follow();
