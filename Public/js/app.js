@@ -498,6 +498,21 @@ document.addEventListener("cancel", async (event) => {
   }
 }, true);
 
+// ---------- A page kept past its session ----------
+
+// A signed-in page restored by Back once its session ended (signed out here or in another tab,
+// expired, a restart with a password) is not shown again: the back/forward cache keeps it
+// whatever the sign-out's Clear-Site-Data says. Hidden until the server says it is still
+// readable, else it is asked for anew (the sign-in page answers).
+addEventListener("pageshow", async (event) => {
+  if (!event.persisted || !document.querySelector("form.sign-out")) return;
+  document.body.hidden = true;
+  const answer = await fetch(location.href, { method: "HEAD", redirect: "manual", cache: "no-store" }).catch(() => null);
+  // Unreachable: the session may well hold, and this browser's own copy is the person's.
+  if (answer && !answer.ok) leave(location.href);
+  else document.body.hidden = false;
+});
+
 // ---------- Live updates over server-sent events ----------
 
 // A browser opens at most six connections to a host: a stream per tab (and per page kept in the

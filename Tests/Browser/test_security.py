@@ -102,3 +102,73 @@ def test_login_page_signs_in_and_out(protected_server, browser):
     wait_until(browser, lambda d: d.current_url == server.url + "/login")
     browser.get(server.url + "/")
     wait_until(browser, lambda d: d.current_url == server.url + "/login")
+
+
+PHOTOS_SHOWN = """return [...document.images].map(img => img.currentSrc)
+    .filter(src => /\\/(trips|photos)\\/\\d+\\/(thumbnail|photo\\/\\d+)\\?v=/.test(src))"""
+
+
+def all_photos_loaded(driver):
+    return driver.execute_script("""const photos = [...document.images].filter(img => img.currentSrc.includes('?v='));
+        return photos.length > 0 && photos.every(img => img.complete && img.naturalWidth > 0)""")
+
+
+def readable_photos(driver, urls):
+    """Of `urls`, those this browser still answers with an image: from its HTTP cache
+    (`force-cache` takes any copy kept, however old) or the service worker's, else the server."""
+    return driver.execute_async_script("""const [urls, done] = arguments;
+        Promise.all(urls.map(async url => {
+            const answer = await fetch(url, {cache: 'force-cache'}).catch(() => null);
+            const kept = await caches.match(url);
+            return (answer?.ok && answer.headers.get('Content-Type').startsWith('image/')) || kept ? url : null;
+        })).then(found => done(found.filter(Boolean)))""", urls)
+
+
+def open_signed_in(driver, server, path):
+    """Signs in, then opens `path` through the service worker (which keeps what it fetches): it
+    takes over from the page after the one that installed it."""
+    driver.get(server.url + "/")
+    sign_in(driver, PASSWORD)
+    wait_until(driver, lambda d: d.current_url == server.url + "/")
+    driver.execute_async_script("navigator.serviceWorker.ready.then(() => arguments[0]())")
+    driver.get(server.url + path)
+    wait_until(driver, lambda d: d.execute_script("return !!navigator.serviceWorker.controller"))
+
+
+def test_after_signing_out_no_page_or_photo_of_the_session_is_shown_again(protected_server, browser):
+    server = protected_server
+    open_signed_in(browser, server, "/trips/1")
+    wait_until(browser, all_photos_loaded)
+    photos = browser.execute_script(PHOTOS_SHOWN)
+    browser.get(server.url + "/")
+    wait_until(browser, all_photos_loaded)
+    photos += browser.execute_script(PHOTOS_SHOWN)
+    assert len(photos) >= 4 and readable_photos(browser, photos) == photos
+    wishlist = browser.find_element(By.ID, "carousel").text
+
+    browser.find_element(By.CSS_SELECTOR, ".sign-out button").click()
+    wait_until(browser, lambda d: d.current_url == server.url + "/login")
+    browser.back()
+    wait_until(browser, lambda d: d.current_url == server.url + "/login" and d.find_elements(By.ID, "password"))
+    assert wishlist not in browser.find_element(By.TAG_NAME, "body").text
+    assert readable_photos(browser, photos) == []
+
+
+def test_a_photo_fetched_while_signing_out_is_not_kept_after_it(protected_server, browser):
+    server = protected_server
+    open_signed_in(browser, server, "/trips")
+    # A size of a photo not asked for yet, so the worker fetches it (the server makes it meanwhile),
+    # with the sign-out sent before its answer came.
+    photo = browser.execute_async_script("""const done = arguments[0];
+        const url = new URL(document.querySelector('img[src*="/thumbnail?v="]').src.replace('/thumbnail?', '/photo/2048?'));
+        Promise.all([fetch(url).then(answer => answer.blob()),
+                     fetch('/logout', {method: 'POST', headers: {'X-CSRF-Token': csrfToken}})]).then(() => done(url.href))""")
+
+    browser.get(server.url + "/")
+    sign_in(browser, PASSWORD)
+    wait_until(browser, lambda d: d.current_url == server.url + "/")
+    # The worker keeps one answer at a time, in order: once this page is kept, so is anything before.
+    browser.get(server.url + "/goals")
+    kept = lambda url: browser.execute_async_script("caches.match(arguments[0]).then(found => arguments[1](!!found))", url)
+    wait_until(browser, lambda d: kept(server.url + "/goals"))
+    assert not kept(photo)
