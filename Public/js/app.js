@@ -624,6 +624,21 @@ document.addEventListener("cancel", async (event) => {
   }
 }, true);
 
+// ---------- A page kept past its session ----------
+
+// A signed-in page restored by Back once its session ended (signed out here or in another tab,
+// expired, a restart with a password) is not shown again: the back/forward cache keeps it
+// whatever the sign-out's Clear-Site-Data says. Hidden until the server says it is still
+// readable, else it is asked for anew (the sign-in page answers).
+addEventListener("pageshow", async (event) => {
+  if (!event.persisted || !document.querySelector("form.sign-out")) return;
+  document.body.hidden = true;
+  const answer = await fetch(location.href, { method: "HEAD", redirect: "manual", cache: "no-store" }).catch(() => null);
+  // Unreachable: the session may well hold, and this browser's own copy is the person's.
+  if (answer && !answer.ok) leave(location.href);
+  else document.body.hidden = false;
+});
+
 // ---------- Live updates over server-sent events ----------
 
 // A browser opens at most six connections to a host: a stream per tab (and per page kept in the
@@ -662,16 +677,22 @@ function workerChannel() {
   return { follow, close: () => { port.postMessage({ type: "leave" }); port.close(); } };
 }
 
-// This tab's own stream, open while the tab is shown.
+// This tab's own stream, open while the tab is shown. Refused (no session), it is tried again
+// after a wait that doubles up to a minute (the browser would not), and at once when shown again.
 function pageChannel() {
-  let source = null;
-  const close = () => { source?.close(); source = null; };
+  let source = null, retry = null, wait = 1000;
+  const close = () => { source?.close(); source = null; clearTimeout(retry); };
   const follow = () => {
     close();
     if (document.hidden) return;
     source = new EventSource(`/events?topics=${encodeURIComponent(live.topics)}&since=${encodeURIComponent(live.since)}`);
-    source.addEventListener("open", () => showConnected(true));
-    source.addEventListener("error", () => showConnected(false));
+    source.addEventListener("open", () => { wait = 1000; showConnected(true); });
+    source.addEventListener("error", ({ target }) => {
+      showConnected(false);
+      if (target.readyState !== EventSource.CLOSED) return;
+      retry = setTimeout(follow, wait);
+      wait = Math.min(wait * 2, 60_000);
+    });
     source.addEventListener("fragment", (event) => applyFragment({ id: event.lastEventId, ...JSON.parse(event.data) }));
   };
   follow();

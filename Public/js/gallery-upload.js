@@ -95,13 +95,15 @@
       add(input.files);
     });
     const section = form.closest(".gallery-section");
+    // Only files from outside the page: a gallery photo dragged to reorder carries itself as one.
     section.addEventListener("dragover", (event) => {
-      if (event.dataTransfer?.types.includes("Files")) event.preventDefault();
+      if (outsideFiles(event)) event.preventDefault();
     });
     section.addEventListener("drop", (event) => {
-      if (!event.dataTransfer?.files.length) return;
+      const files = outsideFiles(event);
+      if (!files?.length) return;
       event.preventDefault();
-      add(event.dataTransfer.files);
+      add(files);
     });
     // Choosing or dropping starts the upload: the button is for pages without this script.
     input.required = false;

@@ -15,6 +15,13 @@ let following = "";       // the topics `source` follows, sorted, space-separate
 let coveredSince = 0;     // the token `source` was opened after: it misses nothing later
 let lastEventId = 0;
 let connected = false;
+// A stream the server refused (401 once the session is gone: signed out elsewhere, expired, a
+// restart with a password) is never tried again by the browser. It is opened again after a wait
+// that doubles up to `longestWait`, and at once when a tab follows (a page loaded after signing in,
+// a tab shown again).
+const firstWait = 1000, longestWait = 60_000;
+let wait = firstWait;
+let retry = null;
 
 onconnect = ({ ports: [port] }) => {
   port.onmessage = ({ data }) => {
@@ -49,7 +56,8 @@ function update(joined) {
     return;
   }
   const tab = joined && tabs.get(joined);
-  if (topics === following && (!tab || tab.since >= coveredSince)) {
+  const refused = source?.readyState === EventSource.CLOSED;
+  if (topics === following && !refused && (!tab || tab.since >= coveredSince)) {
     for (const topic of tab?.topics ?? []) {
       const message = latest.get(topic);
       if (message && message.id > tab.since) joined.postMessage(message);
@@ -63,11 +71,20 @@ function update(joined) {
 
 function open(topics, since) {
   source?.close();
+  clearTimeout(retry);
   following = topics;
   coveredSince = since;
   source = new EventSource(`/events?topics=${encodeURIComponent(topics)}&since=${since || ""}`);
-  source.addEventListener("open", () => setConnected(true));
-  source.addEventListener("error", () => setConnected(false));
+  source.addEventListener("open", () => {
+    wait = firstWait;
+    setConnected(true);
+  });
+  source.addEventListener("error", ({ target }) => {
+    setConnected(false);
+    if (target.readyState !== EventSource.CLOSED) return;
+    retry = setTimeout(() => update(null), wait);
+    wait = Math.min(wait * 2, longestWait);
+  });
   source.addEventListener("fragment", (event) => {
     const { topic, target, html } = JSON.parse(event.data);
     const message = { type: "fragment", id: Number(event.lastEventId), topic, target, html };
@@ -81,6 +98,7 @@ function open(topics, since) {
 
 function close() {
   source?.close();
+  clearTimeout(retry);
   source = null;
   following = "";
   setConnected(false);

@@ -97,12 +97,24 @@ document.addEventListener("error", (event) => {
   if (field && preview.getAttribute("src") !== preview.dataset.originalSrc) showPhotoState(field, { canPreview: false });
 }, true);
 
+// A drag that starts on the page (a gallery photo put in order, a link) is marked as the page's:
+// Chromium hands a dragged image over as a file too, and only files from outside are uploaded.
+const pageDragType = "application/x-wishlist-page-drag";
+document.addEventListener("dragstart", (event) => event.dataTransfer?.setData(pageDragType, ""), true);
+
+// The files of a drag from outside the page (while it is dragged, an empty list: the browser
+// shows them at the drop), or null for any other drag.
+function outsideFiles(event) {
+  const types = event.dataTransfer?.types ?? [];
+  return types.includes("Files") && !types.includes(pageDragType) ? event.dataTransfer.files : null;
+}
+
 // A photo dropped anywhere on the page is never opened by the browser in place of the app;
-// dropped on a photo field, it is chosen.
+// dropped on a photo field from outside the page, it is chosen.
 document.addEventListener("dragover", (event) => {
   event.preventDefault();
   document.querySelectorAll("[data-photo-field].is-dragging").forEach((el) => el.classList.remove("is-dragging"));
-  event.target.closest?.("[data-photo-field]")?.classList.add("is-dragging");
+  if (outsideFiles(event)) event.target.closest?.("[data-photo-field]")?.classList.add("is-dragging");
 });
 document.addEventListener("dragleave", (event) => event.target.closest?.("[data-photo-field]")?.classList.remove("is-dragging"));
 document.addEventListener("drop", (event) => {
@@ -110,9 +122,10 @@ document.addEventListener("drop", (event) => {
   const field = event.target.closest?.("[data-photo-field]");
   if (!field) return;
   field.classList.remove("is-dragging");
-  if (event.dataTransfer.files.length) {
+  const files = outsideFiles(event);
+  if (files?.length) {
     const input = field.querySelector('input[type="file"]');
-    input.files = event.dataTransfer.files;
+    input.files = files;
     input.dispatchEvent(new Event("change", { bubbles: true }));
   }
 });

@@ -122,7 +122,12 @@ public struct PasswordProtection: Middleware {
 
     private func logout(_ session: String?, _ request: Request) -> Response {
         if let session { sessions.end(session) }
-        return Response.redirect(to: options.loginPath).settingCookie(sessionCookie("", maxAge: 0, request))
+        var response = Response.redirect(to: options.loginPath).settingCookie(sessionCookie("", maxAge: 0, request))
+        // What the browser kept of the signed-in pages goes with the session: its HTTP cache
+        // (photos are kept a year) and its back/forward cache. Not "storage": that would also
+        // drop the writes a page keeps to send later.
+        response.headers["Clear-Site-Data"] = #""cache""#
+        return response
     }
 
     /// `Secure` over TLS: a browser then never sends the session over plain HTTP.

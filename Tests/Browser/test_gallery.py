@@ -2,15 +2,18 @@
 its progress and outcome, the broken one refused by name, each photo in the gallery as it is
 stored (no reload), and its page, where it is captioned, made the cover and deleted with Undo."""
 
+import base64
 import subprocess
 
 import pytest
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import screenshot, wait_until
 from test_layout import WIDTHS
 from test_live import live_connected, mark_page, not_reloaded
+from test_photos import requests_sent
 from test_screens import open_trip
 
 
@@ -184,3 +187,49 @@ def test_a_photo_not_sent_for_want_of_a_network_says_so_and_is_sent_by_retry(ser
     press(browser, "Retry")
     wait_until(browser, lambda d: outcomes(d) == [["photo-0.jpg", "Added"]], timeout=30)
     wait_until(browser, lambda d: gallery_count(d) == 2, timeout=10)
+
+
+COUNT_DROPS = "window.__drops = 0; document.addEventListener('drop', () => { window.__drops += 1 })"
+
+
+def drag(driver, source, target):
+    """A real drag with the mouse: Chromium hands the dragged thumbnail over as a file too."""
+    drops = driver.execute_script("return window.__drops")
+    ActionChains(driver).click_and_hold(source).move_by_offset(5, 5).move_to_element(target).move_by_offset(1, 1).release().perform()
+    wait_until(driver, lambda d: d.execute_script("return window.__drops") == drops + 1)
+
+
+def drop_from_outside(driver, path, target):
+    """A file dropped from outside the page (a drag no page element started)."""
+    driver.execute_script("""const [target, name, bytes] = arguments;
+        const data = new DataTransfer();
+        data.items.add(new File([Uint8Array.from(atob(bytes), c => c.charCodeAt(0))], name, {type: 'image/jpeg'}));
+        for (const type of ['dragenter', 'dragover', 'drop']) target.dispatchEvent(new DragEvent(type, {bubbles: true, cancelable: true, dataTransfer: data}));""",
+                          target, path.name, base64.b64encode(path.read_bytes()).decode())
+
+
+def test_a_photo_dragged_on_the_page_is_never_uploaded_and_a_file_from_outside_is(server, browser, tmp_path):
+    files = photo_files(tmp_path, 2)[:2]
+    open_trip(browser, server, "Japan Mystique")
+    browser.find_element(By.ID, "gallery-files").send_keys(str(files[0]))
+    wait_until(browser, lambda d: gallery_count(d) == 2, timeout=30)
+    # In edit mode the trip's own photo field is on the page too.
+    browser.get(browser.current_url + "?edit=1")
+    browser.execute_script(COUNT_DROPS)
+    first, second = order(browser)
+    photo_field = browser.find_element(By.CSS_SELECTOR, "[data-photo-field]")
+    photo_input = browser.find_element(By.CSS_SELECTOR, "[data-photo-field] input[type=file]")
+
+    drag(browser, browser.find_element(By.ID, f"gallery-photo-{second}"), browser.find_element(By.ID, f"gallery-photo-{first}"))
+    wait_until(browser, lambda d: order(d) == [second, first])
+    drag(browser, browser.find_element(By.ID, f"gallery-photo-{first}"), photo_field)
+    assert outcomes(browser) == [] and requests_sent(browser) == 0, "a drag on the page uploads nothing"
+    assert browser.execute_script("return arguments[0].files.length", photo_input) == 0, "nor chooses the trip's photo"
+
+    drop_from_outside(browser, files[1], browser.find_element(By.CSS_SELECTOR, ".gallery-section"))
+    wait_until(browser, lambda d: outcomes(d) == [["photo-1.jpg", "Added"]], timeout=30)
+    wait_until(browser, lambda d: gallery_count(d) == 3)
+    drop_from_outside(browser, files[1], photo_field)
+    assert browser.execute_script("return arguments[0].files[0].name", photo_input) == "photo-1.jpg"
+    browser.refresh()
+    assert gallery_count(browser) == 3

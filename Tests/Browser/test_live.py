@@ -1,16 +1,22 @@
 """Live updates across windows: server-sent events swap fragments without a reload; the
 history feed's documented example keeps a mirror in step."""
 
+import contextlib
 import json
 import re
 import subprocess
 import sys
+import threading
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from conftest import BINARY, ROOT, wait_until
 from test_screens import activity_names, carousel_names, check, open_trip, remaining_text
+from test_security import PASSWORD, protected_server, sign_in  # noqa: F401 (a fixture)
 
 
 def mark_page(driver):
@@ -105,6 +111,74 @@ def test_a_dropped_stream_says_reconnecting_and_catches_up_when_it_returns(serve
 
     wait_until(browser, lambda d: "10 Activities" in achieved_names(d), timeout=10)
     wait_until(browser, lambda d: not d.find_element(By.ID, "live-status").is_displayed())
+    assert not_reloaded(browser)
+
+
+@contextlib.contextmanager
+def refusing_streams(port):
+    """Answers 401 on `port`, as a server does to a stream without a session; yields an Event set
+    once a stream was refused."""
+    refused = threading.Event()
+
+    class Refuse(BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(401)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            if self.path.startswith("/events"):
+                refused.set()
+
+        def log_message(self, *arguments):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", port), Refuse)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield refused
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize("stream", ["shared", "own"])
+def test_live_updates_come_back_after_the_session_ends_and_a_sign_in(protected_server, browser, stream):
+    server = protected_server
+    if stream == "own":
+        # As in a browser without SharedWorker (Chrome on Android): the tab holds its own stream.
+        browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": "delete window.SharedWorker"})
+    browser.get(server.url + "/")
+    sign_in(browser, PASSWORD)
+    wait_until(browser, lambda d: d.current_url == server.url + "/")
+    live_connected(browser)
+    assert browser.execute_script("return 'SharedWorker' in window") == (stream == "shared")
+    watcher = browser.current_window_handle
+    mark_page(browser)
+    # A restart with a password ends every session: the stream is refused (401) from then on.
+    # While the server is down, what answers on its port refuses the stream as it would, so the
+    # refusal surely comes before the sign-in below.
+    server.stop()
+    wait_until(browser, lambda d: d.find_element(By.ID, "live-status").is_displayed())
+    with refusing_streams(server.port) as refused:
+        assert refused.wait(timeout=30), "the browser tried the stream again"
+    token = subprocess.run([str(BINARY), "token", "create", "editor", "--data-dir", str(server.data_dir)],
+                           capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+    server.start()
+
+    # Signed in again in another window (this one stays shown), on a page of the same topics (the
+    # shared stream's).
+    browser.switch_to.new_window("window")
+    browser.get(server.url + "/")
+    sign_in(browser, PASSWORD)
+    wait_until(browser, lambda d: d.current_url == server.url + "/")
+    live_connected(browser)
+    browser.switch_to.window(watcher)
+    # A stream of its own is tried again after a wait that doubles: seconds by now.
+    wait_until(browser, lambda d: not d.find_element(By.ID, "live-status").is_displayed(), timeout=40)
+    request = urllib.request.Request(server.url + "/api/trips", method="POST",
+                                     data=json.dumps({"name": "Patagonia Winds", "collection": "winterRetreats"}).encode(),
+                                     headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    urllib.request.urlopen(request, timeout=10).read()
+    wait_until(browser, lambda d: carousel_names(d)[:1] == ["Patagonia Winds"])
     assert not_reloaded(browser)
 
 

@@ -158,6 +158,7 @@ import TestSupport
         let session = try #require(visitor.cookies["session"])
         let reply = try visitor.post("/logout", form: [])
         #expect(reply.status == 303 && reply.header("Location") == "/login")
+        #expect(reply.header("Clear-Site-Data") == #""cache""#)
         #expect(visitor.cookies["session"] == nil)
         visitor.cookies["session"] = session
         #expect(try visitor.get("/page").status == 401)
