@@ -42,6 +42,16 @@ public final class PipedBody: Sendable {
             }
         }
 
+        /// Whether bytes wait in the pipe for the server to take: with none, the server is
+        /// waiting for the producer, which is no stall of the reader's.
+        func hasUnreadBytes() -> Bool {
+            readEnd.withLock { readEnd in
+                guard let descriptor = readEnd else { return false }
+                var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                return poll(&waiting, 1, 0) == 1 && waiting.revents & Int16(POLLIN) != 0
+            }
+        }
+
         func close() {
             readEnd.withLock { readEnd in
                 if let descriptor = readEnd { Glibc.close(descriptor) }
@@ -86,11 +96,12 @@ public final class PipedBody: Sendable {
         Self.watch(pipe, name: name, stallTimeout: stallTimeout)
     }
 
-    /// Checks, while the producer runs, that the server reads from the pipe at least once every
-    /// `stallTimeout`; cuts the pipe when it has not.
+    /// Checks, while the producer runs, that the server reads what waits in the pipe at least
+    /// once every `stallTimeout`; cuts the pipe when it has not.
     private static func watch(_ pipe: Pipe, name: String, stallTimeout: Duration) {
-        let idle = ContinuousClock.now - pipe.lastRead.withLock { $0 }
         guard pipe.succeeded.withLock({ $0 }) == nil else { return }
+        if !pipe.hasUnreadBytes() { pipe.lastRead.withLock { $0 = .now } }
+        let idle = ContinuousClock.now - pipe.lastRead.withLock { $0 }
         guard idle < stallTimeout else {
             writeStandardErrorLine("error: \(name): the client took nothing for \(stallTimeout); giving it up")
             pipe.cut()
