@@ -20,7 +20,8 @@ public final class PipedBody: Sendable {
 
     /// What the producer, the server's reads and the watch over them share.
     private final class Pipe: Sendable {
-        /// How the producer ended, read once the pipe is drained.
+        /// How the producer ended, read once the pipe is drained; false once the pipe was cut,
+        /// whatever the producer did (what it wrote into the cut pipe is lost).
         let succeeded = Mutex<Bool?>(nil)
         let lastRead = Mutex(ContinuousClock.now)
         /// The read end while the body holds it: the watch cuts it only then.
@@ -33,6 +34,7 @@ public final class PipedBody: Sendable {
         /// Puts an empty file in the read end's place: the producer's next write fails as if the
         /// client had left, and the server reads the end of a failed body.
         func cut() {
+            succeeded.withLock { $0 = false }
             readEnd.withLock { readEnd in
                 guard let descriptor = readEnd else { return }
                 let empty = open("/dev/null", O_RDONLY | O_CLOEXEC)
@@ -89,7 +91,7 @@ public final class PipedBody: Sendable {
             } catch {
                 writeStandardErrorLine("error: \(name): \(error)")
             }
-            pipe.succeeded.withLock { $0 = succeeded }
+            pipe.succeeded.withLock { if $0 == nil { $0 = succeeded } }
             Glibc.close(writeEnd)
             claim.release()
         }
