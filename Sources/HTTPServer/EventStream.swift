@@ -29,6 +29,8 @@ public final class EventStream: Sendable {
         var hasEnded = false
         var closeHandlers: [@Sendable () -> Void] = []
         var drainHandlers: [@Sendable () -> Void] = []
+        /// Asked before each heartbeat: once one says yes, the stream is closed instead.
+        var lapses: [@Sendable () -> Bool] = []
         /// Set by the server when it sends the stream: the shared budget its pending bytes count against.
         var budget: PendingBytesBudget?
         var maxPendingBytes = EventStreamLimits().maxPendingBytesPerStream
@@ -115,8 +117,16 @@ public final class EventStream: Sendable {
 
     /// A comment line: keeps proxies from closing an idle stream, and the failed write is how
     /// a departed client is noticed.
+    /// Closes the stream at the first heartbeat at which `hasLapsed` says what it was opened
+    /// under is gone (a session that expired): no thread waits for it, and the client, which
+    /// reconnects, meets whatever now guards the stream.
+    public func endsWhen(_ hasLapsed: @escaping @Sendable () -> Bool) {
+        state.withLock { $0.lapses.append(hasLapsed) }
+    }
+
     func sendHeartbeat() {
-        enqueue(Self.heartbeat)
+        let lapses = state.withLock(\.lapses)
+        if lapses.contains(where: { $0() }) { close() } else { enqueue(Self.heartbeat) }
     }
 
     private static let heartbeat = Array(": heartbeat\n\n".utf8)

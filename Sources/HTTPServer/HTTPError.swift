@@ -32,12 +32,13 @@ public struct HTTPError: HTTPResponseError, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
-    /// Any error as an `HTTPError`: an `HTTPResponseError` keeps its status, message and headers;
-    /// other errors become a 500. Either way the original is kept for the log.
+    /// Any error as an `HTTPError`: an `HTTPResponseError` keeps its status, message and headers
+    /// (the system's own errors for a full disk are one: `StorageFull`); other errors become a
+    /// 500. Either way the original is kept for the log.
     public init(wrapping error: any Error) {
         if let httpError = error as? HTTPError {
             self = httpError
-        } else if let answerable = error as? any HTTPResponseError {
+        } else if let answerable = error as? any HTTPResponseError ?? StorageFull(recognizing: error) {
             self.init(answerable.status, answerable.message, headers: answerable.headers, underlying: error)
         } else {
             self.init(.internalServerError, Self.internalErrorMessage, underlying: error)

@@ -77,8 +77,14 @@ public struct PasswordProtection: Middleware {
         let session = request.cookies[options.sessionCookieName].flatMap { sessions.isValid($0) ? $0 : nil }
         if request.path == options.loginPath { return try login(request, isSignedIn: session != nil) }
         if request.path == options.logoutPath, request.method == .post { return logout(session, request) }
+        if let session {
+            let response = try next(request)
+            // Signing out (or the session's expiry) ends what it opened, not only what it asks next.
+            if case .eventStream(let stream) = response.body { sessions.tie(stream, to: session) }
+            return response
+        }
         // A valid API token passed `BearerAuthentication`, which accepts it only where it is meant to be.
-        if session != nil || request.bearerTokenName != nil { return try next(request) }
+        if request.bearerTokenName != nil { return try next(request) }
         // A browser navigating gets the login page; scripts and event streams get a plain refusal.
         if request.method == .get || request.method == .head, request.headers["Accept"]?.contains("text/html") == true {
             return .redirect(to: options.loginPath)

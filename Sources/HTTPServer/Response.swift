@@ -9,8 +9,10 @@ public struct Response: Sendable {
         case file(path: String, size: Int)
         /// A long-lived `text/event-stream` body fed by `EventStream.send(_:)`.
         case eventStream(EventStream)
-        /// A body of unknown length made while it is sent (`PipedBody`).
+        /// A body of unknown length made while it is sent, by a thread of its own (`PipedBody`).
         case piped(PipedBody)
+        /// A body of unknown length made part by part as the client takes it (`PulledBody`).
+        case pulled(PulledBody)
     }
 
     public var status: HTTPStatus
@@ -23,10 +25,10 @@ public struct Response: Sendable {
         self.body = body
     }
 
-    /// The body length when known in advance (not for event streams and piped bodies).
+    /// The body length when known in advance (not for event streams, piped and pulled bodies).
     public var bodySize: Int {
         switch body {
-        case .empty, .eventStream, .piped: 0
+        case .empty, .eventStream, .piped, .pulled: 0
         case .bytes(let bytes): bytes.count
         case .file(_, let size): size
         }

@@ -136,6 +136,17 @@ private func releasePipedBody(_ cls: UnsafeMutableRawPointer?) {
     Unmanaged<PipedBody>.fromOpaque(cls).release()
 }
 
+private func pulledBodyReader(_ cls: UnsafeMutableRawPointer?, _ position: UInt64,
+                              _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int) -> Int {
+    guard let cls, let buffer else { return PipedBody.endWithError }
+    return Unmanaged<PulledBody>.fromOpaque(cls).takeUnretainedValue().read(into: buffer, capacity: capacity)
+}
+
+private func releasePulledBody(_ cls: UnsafeMutableRawPointer?) {
+    guard let cls else { return }
+    Unmanaged<PulledBody>.fromOpaque(cls).release()
+}
+
 private func queue(_ response: Response, on connection: OpaquePointer, _ context: RequestContext,
                    _ server: Server, isErrorPage: Bool = false) -> MHD_Result {
     let native: OpaquePointer
@@ -177,6 +188,11 @@ private func makeNativeResponse(_ response: Response, connection: OpaquePointer,
         // The response holds the body until libmicrohttpd destroys it, then releases it.
         native = MHD_create_response_from_callback(UInt64.max, 64 * 1024, pipedBodyReader,
                                                    Unmanaged.passRetained(body).toOpaque(), releasePipedBody)
+        if native == nil { Unmanaged.passUnretained(body).release() }
+    case .pulled(let body):
+        // As a piped body: held by the response until libmicrohttpd destroys it.
+        native = MHD_create_response_from_callback(UInt64.max, 64 * 1024, pulledBodyReader,
+                                                   Unmanaged.passRetained(body).toOpaque(), releasePulledBody)
         if native == nil { Unmanaged.passUnretained(body).release() }
     case .eventStream(let stream):
         if let refusal = server.eventStreams.register(stream, address: remoteAddress(of: connection)) {

@@ -1,12 +1,14 @@
 import Synchronization
 
 /// Signed-in sessions, held in memory on the server: a random id per session with an expiry.
-/// A restart signs everyone out, which is the safe direction.
+/// A restart signs everyone out, which is the safe direction. Event streams opened under a
+/// session end with it.
 final class SessionStore: Sendable {
     private let lifetime: Duration
     private let capacity: Int
     private let clock: InstantSource
     private let expiries = Mutex<[String: ContinuousClock.Instant]>([:])
+    private let streams = Mutex<[String: [ObjectIdentifier: EventStream]]>([:])
 
     init(lifetime: Duration, capacity: Int, clock: InstantSource = .continuous) {
         self.lifetime = lifetime
@@ -44,7 +46,24 @@ final class SessionStore: Sendable {
         }
     }
 
+    /// Ends the session, and every stream opened under it.
     func end(_ id: String) {
         _ = expiries.withLock { $0.removeValue(forKey: id) }
+        let opened = streams.withLock { $0.removeValue(forKey: id) } ?? [:]
+        for stream in opened.values { stream.close() }
+    }
+
+    /// Ties `stream` to the session `id`: it closes when the session is ended, and at its next
+    /// heartbeat once the session has expired (or made room for a newer one).
+    func tie(_ stream: EventStream, to id: String) {
+        let key = ObjectIdentifier(stream)
+        streams.withLock { $0[id, default: [:]][key] = stream }
+        stream.onClose { [weak self] in
+            self?.streams.withLock { streams in
+                streams[id]?[key] = nil
+                if streams[id]?.isEmpty == true { streams[id] = nil }
+            }
+        }
+        stream.endsWhen { [weak self] in self?.isValid(id) != true }
     }
 }

@@ -1,6 +1,7 @@
 import Calendars
 import Foundation
 import HTTPServer
+import Synchronization
 import WishlistCore
 
 /// Subscribable calendars (`/calendar/<secret>.ics`): every trip with dates, or one trip, for a
@@ -8,16 +9,19 @@ import WishlistCore
 /// so the secret in the path is the key, and this middleware sits before `PasswordProtection`.
 /// It answers every path under its prefix itself and never passes a request on: a feed's secret
 /// opens its feed and nothing else. Secrets are kept hashed, like API tokens; a revoked or
-/// rotated one is a 404 from the next request on (each request looks its hash up).
+/// rotated one is a 404 from the next request on (each request looks its hash up), and a feed
+/// being sent stops at its next part (each part looks it up again).
 struct CalendarFeeds: Middleware {
     static let prefix = "/calendar/"
     /// Marks a secret as a feed's (in logs, in a secret scanner's rules).
     static let secretPrefix = "wlc_"
     /// Trips read, drawn and sent at a time: a feed of any size holds one part in memory and
-    /// no database connection while a slow calendar app takes it.
+    /// no database connection or thread while a slow calendar app takes it.
     static let partSize = 500
 
     let store: WishlistStore
+    /// Feeds sent part by part at once: each holds a part in memory while its reader is slow.
+    let streams = StreamBound(total: 32, perAddress: 8)
 
     /// The feed's path for `secret`.
     static func path(secret: String) -> String { prefix + secret + ".ics" }
@@ -28,23 +32,42 @@ struct CalendarFeeds: Middleware {
             throw HTTPError(.methodNotAllowed, "A calendar feed can only be read.", headers: ["Allow": "GET, HEAD"])
         }
         let file = request.path.dropFirst(Self.prefix.count)
-        let secretHash = file.hasSuffix(".ics") ? BearerToken.hash(String(file.dropLast(".ics".count))) : nil
-        let (feed, token) = try store.read { snapshot in
-            (try secretHash.flatMap { try snapshot.fetch(WishlistStore.calendarFeed(secretHash: $0)) }, try snapshot.historyToken())
+        let secretHash = file.hasSuffix(".ics") ? BearerToken.hash(String(file.dropLast(".ics".count))) : ""
+        let (feed, version) = try store.read { snapshot -> (CalendarFeed?, String) in
+            guard let feed = try snapshot.fetch(WishlistStore.calendarFeed(secretHash: secretHash)) else { return (nil, "") }
+            return (feed, try Self.version(of: feed.scope, in: snapshot))
         }
-        guard let feed else {
-            throw HTTPError(.notFound, "There is no calendar at this address. It may have been revoked or given a new address: copy the feed’s address again from the Data page.")
-        }
-        // Any commit may change what a feed shows; the origin is in its links.
+        guard let feed else { throw Self.gone }
+        // The origin is in its links.
         let origin = request.origin
-        let etag = "\"\(token)-\(BearerToken.hash(origin).prefix(12))\""
+        let etag = "\"\(version)-\(BearerToken.hash(origin).prefix(12))\""
         return try Response.conditional(request: request, etag: etag, cacheControl: "private, no-cache") {
-            try body(of: feed, origin: origin)
+            try body(of: feed, secretHash: secretHash, origin: origin, address: request.remoteAddress)
         }
     }
 
-    /// The first part read now; a feed with more is piped part by part while it is sent.
-    private func body(of feed: CalendarFeed, origin: String) throws -> Response {
+    private static let gone = HTTPError(.notFound, "There is no calendar at this address. It may have been revoked or given a new address: copy the feed’s address again from the Data page.")
+
+    /// What the feed's `ETag` stands for: for one trip, the newest change of the trip and its
+    /// activities and the checklist's order, so other trips' changes leave it alone; for more,
+    /// any commit (any may change what it shows).
+    private static func version(of scope: TripScope, in snapshot: WishlistSnapshot) throws -> String {
+        guard case .trip = scope else { return String(try snapshot.historyToken()) }
+        let revision = try snapshot.fetch(.calendarEntries(in: scope, limit: 1)).first?.revision?.token ?? 0
+        return "trip-\(revision)-\(try snapshot.fetch(WishlistQuery<ActivitySortOrder>.activitySortOrder).rawValue)"
+    }
+
+    /// What a feed sent part by part sends next.
+    private enum Step {
+        case first([UInt8])
+        case after(Trip.ID)
+        case closing
+        case done
+    }
+
+    /// The first part read now; a feed with more is sent part by part as its reader takes it,
+    /// each part read only while the feed's secret still opens it.
+    private func body(of feed: CalendarFeed, secretHash: String, origin: String, address: String) throws -> Response {
         let calendar = TripCalendar(origin: origin, stamp: store.clock.now())
         let first = try store.fetch(.calendarEntries(in: feed.scope, limit: Self.partSize))
         let opening = calendar.opening + calendar.document(first).encodedComponents()
@@ -54,17 +77,27 @@ struct CalendarFeeds: Middleware {
             return response
         }
         let scope = feed.scope
-        response.body = .piped(try PipedBody(name: "calendar feed \(feed.name)") { [store] descriptor in
-            let output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
-            try output.write(contentsOf: opening)
-            var after = last
-            while true {
-                let part = try store.fetch(.calendarEntries(in: scope, after: after, limit: Self.partSize))
-                try output.write(contentsOf: calendar.document(part).encodedComponents())
-                guard part.count == Self.partSize, let last = part.last?.trip.id else { break }
-                after = last
+        let step = Mutex(Step.first(opening))
+        response.body = .pulled(PulledBody(holding: try streams.claim(address: address)) { [store] in
+            try step.withLock { step -> [UInt8]? in
+                switch step {
+                case .first(let bytes):
+                    step = .after(last)
+                    return bytes
+                case .after(let id):
+                    let part = try store.read { snapshot in
+                        guard try snapshot.fetch(WishlistStore.calendarFeed(secretHash: secretHash)) != nil else { throw Self.gone }
+                        return try snapshot.fetch(.calendarEntries(in: scope, after: id, limit: Self.partSize))
+                    }
+                    step = part.count == Self.partSize ? part.last.map { .after($0.trip.id) } ?? .closing : .closing
+                    return calendar.document(part).encodedComponents()
+                case .closing:
+                    step = .done
+                    return CalendarDocument.closing
+                case .done:
+                    return nil
+                }
             }
-            try output.write(contentsOf: CalendarDocument.closing)
         })
         return response
     }

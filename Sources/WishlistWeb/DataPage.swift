@@ -2,7 +2,6 @@ import FileArchive
 import Foundation
 import HTTPServer
 import Mustache
-import Synchronization
 import WishlistCore
 
 /// The Data page (`/data`), the browser's side of `wishlist export` and `import`: downloads the
@@ -13,13 +12,12 @@ struct DataPage {
     let app: WishlistApp
     /// The one uploaded archive waiting for its confirmation (a new upload replaces it).
     let pendingImports: ExpiringItems<StagedArchive>
-    /// Set while an archive is being sent: one at a time, so downloads never multiply the work
-    /// and the disk an export takes.
-    private let isExporting = ExportTurn()
-
-    private final class ExportTurn: Sendable {
-        let isTaken = Atomic<Bool>(false)
-    }
+    /// One archive is packed at a time, so downloads never multiply the work and the disk an
+    /// export takes; its producer gives the turn back when it ends, and a reader that stalls
+    /// ends it (`PipedBody`'s stall timeout).
+    private let exports = StreamBound(total: 1, perAddress: 1, refusal: HTTPError(
+        .tooManyRequests, "An archive is being downloaded already. Wait until it has arrived, then try again.",
+        headers: ["Retry-After": "10"]))
 
     static let pendingImportLifetime: TimeInterval = 60 * 60
     static let archiveField = "archive"
@@ -80,21 +78,10 @@ struct DataPage {
     /// moment, is written first (into the data directory); the archive is packed while it is
     /// sent, nothing of it kept on disk. One at a time: a second waits for the first to finish.
     func export(_ request: Request) throws -> Response {
-        guard isExporting.isTaken.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
-            throw HTTPError(.tooManyRequests, "An archive is being downloaded already. Wait until it has arrived, then try again.",
-                            headers: ["Retry-After": "10"])
-        }
-        let turn = isExporting
-        let body: PipedBody
-        do {
-            let prepared = try WishlistArchive(store: app.store).prepareExport(in: dataDirectory)
-            body = try PipedBody(name: "export") { descriptor in
-                defer { turn.isTaken.store(false, ordering: .releasing) }
-                try prepared.write(to: FileArchiveWriter(descriptor: descriptor))
-            }
-        } catch {
-            turn.isTaken.store(false, ordering: .releasing)
-            throw error
+        let turn = try exports.claim(address: request.remoteAddress)
+        let prepared = try WishlistArchive(store: app.store).prepareExport(in: dataDirectory)
+        let body = try PipedBody(name: "export", holding: turn, stallTimeout: app.configuration.stallTimeout) { descriptor in
+            try prepared.write(to: FileArchiveWriter(descriptor: descriptor))
         }
         var headers = HTTPHeaders()
         headers.add("Content-Type", "application/zip")

@@ -32,12 +32,11 @@ extension ValidationError: HTTPResponseError {
 }
 
 /// A full disk, from SQLite or from storing a photo, is a 507 that says so (instead of a generic
-/// 500): nothing was saved, reading still works, and freeing space fixes it.
+/// 500): nothing was saved, reading still works, and freeing space fixes it. The system's own
+/// errors for it are recognised by `StorageFull`, whose words these are.
 enum DiskFull {
-    static let message = "The disk is full, so this change was not saved. Free some space on the disk and try again; everything saved before is safe."
-
     static func status(_ isDiskFull: Bool) -> HTTPStatus { isDiskFull ? .insufficientStorage : .internalServerError }
-    static func message(_ isDiskFull: Bool) -> String { isDiskFull ? message : HTTPError.internalErrorMessage }
+    static func message(_ isDiskFull: Bool) -> String { isDiskFull ? StorageFull.message : HTTPError.internalErrorMessage }
 }
 
 /// Another process holds the write lock (`wishlist import` runs one long transaction): a 503

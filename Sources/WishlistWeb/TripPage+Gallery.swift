@@ -12,7 +12,8 @@ extension TripPage {
     }
 
     /// Each file is checked and stored on its own: those refused are named with the reason on the
-    /// page again (422), beside the gallery with the others in it.
+    /// page again (422), beside the gallery with the others in it. When the disk fills, the page
+    /// (507) names each file: those stored before, and the one it stopped at with the rest.
     func addPhotos(_ request: Request) throws -> Response {
         let trip = try trip(request)
         let files = request.files.filter { $0.fieldName == Self.uploadField }
@@ -20,10 +21,19 @@ extension TripPage {
             return try render(request, uploads: [UploadProblem(file: "", message: "Choose one or more photos first.")],
                               status: .unprocessableContent).response(for: request)
         }
-        let outcomes = try app.store.addPhotos(tripID: trip.id, at: files.map(\.path))
-        let problems = zip(files, outcomes).compactMap { file, outcome -> UploadProblem? in
-            guard case .refused(let message) = outcome else { return nil }
-            return UploadProblem(file: file.fileName.isEmpty ? "A file" : file.fileName, message: message)
+        func name(_ file: UploadedFile) -> String { file.fileName.isEmpty ? "A file" : file.fileName }
+        var stored: [UploadProblem] = []
+        var problems: [UploadProblem] = []
+        for (index, file) in files.enumerated() {
+            do {
+                switch try app.store.addPhotos(tripID: trip.id, at: [file.path])[0] {
+                case .stored: stored.append(UploadProblem(file: name(file), message: "Stored."))
+                case .refused(let message): problems.append(UploadProblem(file: name(file), message: message))
+                }
+            } catch let error where HTTPError(wrapping: error).status == .insufficientStorage {
+                let notStored = files[index...].map { UploadProblem(file: name($0), message: "Not stored: the disk is full. Free some space on the disk and send it again.") }
+                return try render(request, uploads: stored + problems + notStored, status: .insufficientStorage).response(for: request)
+            }
         }
         guard problems.isEmpty else {
             return try render(request, uploads: problems, status: .unprocessableContent).response(for: request)

@@ -18,6 +18,9 @@ public final class WishlistApp: Sendable {
         public var password: String?
         /// Sessions and the limit on wrong passwords, when `password` is set.
         public var passwordOptions = PasswordProtection.Options()
+        /// How long a download's reader may take nothing before the download is given up
+        /// (`PipedBody`): what it holds (a thread, the export's turn) is let go then.
+        public var stallTimeout = PipedBody.defaultStallTimeout
 
         public init(resourcesDirectory: URL) {
             self.resourcesDirectory = resourcesDirectory

@@ -73,6 +73,9 @@ struct ServeCommand {
     private static func sweepPhotos(of store: WishlistStore) {
         do {
             let sweep = try store.sweepPhotos()
+            if sweep.isDeferred {
+                log("The photo sweep waits for the next start: another process is storing photos in \(store.photos.directory.path).")
+            }
             if !sweep.removedFiles.isEmpty {
                 log("Removed \(sweep.removedFiles.count) unreferenced photo file(s) from \(store.photos.directory.path).")
             }

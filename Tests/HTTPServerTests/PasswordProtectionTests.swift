@@ -18,6 +18,7 @@ import TestSupport
         var router = Router()
         router.get("/page") { _ in .text(secret) }
         router.post("/page") { _ in .text(secret) }
+        router.get("/events") { _ in .eventStream(EventStream()) }
         var options = options
         options.clock = clock.source
         let protection = PasswordProtection(password: password, options: options) { prompt, request in
@@ -162,6 +163,37 @@ import TestSupport
         #expect(visitor.cookies["session"] == nil)
         visitor.cookies["session"] = session
         #expect(try visitor.get("/page").status == 401)
+    }
+
+    /// A live stream opened under a session ends with it: at once when it signs out, at the next
+    /// heartbeat once it has expired; another session's stream stays.
+    @Test func streamsOpenedUnderASessionEndWithIt() throws {
+        var options = PasswordProtection.Options()
+        options.sessionLifetime = .seconds(600)
+        let clock = ManualClock()
+        let server = Self.server(options, clock: clock)
+        func signedIn() throws -> (visitor: Browser, stream: EventStream) {
+            var visitor = Browser(server: server)
+            _ = try visitor.logIn(with: Self.password)
+            let session = try #require(visitor.cookies["session"])
+            let response = server.respond(to: try Request(method: .get, target: "/events",
+                                                          headers: ["Host": "127.0.0.1", "Cookie": "session=\(session)"],
+                                                          remoteAddress: "127.0.0.1"))
+            guard case .eventStream(let stream) = response.body else { throw TestFailure("no stream: \(response.status)") }
+            return (visitor, stream)
+        }
+        var (first, firstStream) = try signedIn()
+        clock.advance(by: .seconds(300))
+        let (_, secondStream) = try signedIn()
+        _ = try first.post("/logout", form: [])
+        #expect(firstStream.isClosed)
+        #expect(!secondStream.isClosed)
+        clock.advance(by: .seconds(599))
+        secondStream.sendHeartbeat()
+        #expect(!secondStream.isClosed)
+        clock.advance(by: .seconds(1))
+        secondStream.sendHeartbeat()
+        #expect(secondStream.isClosed)
     }
 
     @Test func tokenComparisonIgnoresNothingAndEveryLengthDiffers() throws {

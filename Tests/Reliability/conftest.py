@@ -89,19 +89,27 @@ class Client:
         return status, data, response.getheader("Location")
 
     def post_multipart(self, path, fields, files):
-        """Posts multipart/form-data; `files` maps a field name to (file name, type, bytes)."""
+        """Posts multipart/form-data; `files` maps a field name to (file name, type, bytes), or
+        is a list of (field name, (file name, type, bytes)) for several files in one field."""
         self.ensure_token()
         boundary = uuid.uuid4().hex
         parts = []
         for name, value in {**fields, "_csrf": self.token}.items():
             parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode())
-        for name, (file_name, content_type, content) in files.items():
+        for name, (file_name, content_type, content) in (files.items() if isinstance(files, dict) else files):
             parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{file_name}"\r\n'
                          f"Content-Type: {content_type}\r\n\r\n".encode() + content + b"\r\n")
         body = b"".join(parts) + f"--{boundary}--\r\n".encode()
         status, data, response = self._request("POST", path, body, {
             "Content-Type": f"multipart/form-data; boundary={boundary}", "Origin": self.server.url})
         return status, data, response.getheader("Location")
+
+    def post_raw(self, path, body, content_type):
+        """Posts `body` as it is, with the page's CSRF token in its header (as the app's scripts do)."""
+        self.ensure_token()
+        status, data, _ = self._request("POST", path, body, {
+            "Content-Type": content_type, "X-CSRF-Token": self.token, "Accept": "application/json", "Origin": self.server.url})
+        return status, data
 
     def all_trip_names(self):
         """Every trip's name, through the app's JSON API, page by page."""

@@ -99,3 +99,46 @@ def test_full_disk_refuses_writes_clearly_and_recovers(small_disk, tmp_path, jpe
         server.stop()
     assert database_problems(server.data_dir) == []
     assert image_problems(server.data_dir) == []
+
+
+def test_full_disk_bulk_upload_names_each_file_and_every_write_is_507(small_disk, tmp_path, jpeg_factory):
+    """A bulk upload (the form without its script) that fills the disk names each file as stored
+    or not, and what it stored is exactly what the page says; the system's own disk-full errors
+    (Download Archive's document, a photo sent as the raw body) are 507 too, never 500."""
+    server = WishlistServer(small_disk / "data")
+    server.log = tmp_path / "server.log"
+    server.start()
+    try:
+        client = Client(server)
+        trip_id = json.loads(client.get('/api/trips?limit=1')[1])['trips'][0]['id']
+        photos_before = len(json.loads(client.get(f"/api/trips/{trip_id}/photos")[1])["photos"])
+        files = [(f"bulk-{number}.jpg", jpeg_factory(1200, 900)) for number in range(8)]
+        body_bytes = sum(len(content) for _, content in files)
+
+        # Room for the upload to be received and a few of its photos stored, not all of them.
+        filler = fill(small_disk)
+        with open(filler, "r+b") as file:
+            file.truncate(max(0, filler.stat().st_size - body_bytes - 3 * body_bytes // len(files)))
+        status, body, _ = client.post_multipart(f"/trips/{trip_id}/photos", {},
+                                                [("photos", (name, "image/jpeg", content)) for name, content in files])
+        assert status == 507, f"a bulk upload that filled the disk answered {status}: {body[:300]!r}"
+        page = body.decode()
+        stored = [name for name, _ in files if f"<strong>{name}</strong>: Stored." in page]
+        not_stored = [name for name, _ in files if f"<strong>{name}</strong>: Not stored: the disk is full" in page]
+        assert sorted(stored + not_stored) == sorted(name for name, _ in files), page[:2000]
+        assert stored and not_stored, f"expected some stored and some not: {stored} / {not_stored}"
+        photos_after = len(json.loads(client.get(f"/api/trips/{trip_id}/photos")[1])["photos"])
+        assert photos_after - photos_before == len(stored), "the page must name exactly what was stored"
+
+        fill(small_disk)
+        status, body, _ = client.post_form("/data/export", {})
+        assert status == 507, f"Download Archive on a full disk answered {status}: {body[:300]!r}"
+        assert b"The disk is full" in body
+        status, body = client.post_raw(f"/api/trips/{trip_id}/photos", jpeg_factory(800, 600), "image/jpeg")
+        assert status == 507, f"a raw-body photo on a full disk answered {status}: {body[:300]!r}"
+        assert b"The disk is full" in body
+        client.close()
+    finally:
+        server.stop()
+    assert database_problems(server.data_dir) == []
+    assert image_problems(server.data_dir) == []

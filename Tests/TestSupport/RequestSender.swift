@@ -55,13 +55,14 @@ public struct InProcessEndpoint: RequestSender, Sendable {
     }
 
     /// The response as the wire would carry it: a file's bytes read, an event stream refused.
-    static func reply(_ response: Response) throws -> Reply {
+    public static func reply(_ response: Response) throws -> Reply {
         let body: [UInt8]
         switch response.body {
         case .empty: body = []
         case .bytes(let bytes): body = bytes
         case .file(let path, _): body = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         case .piped(let piped): body = try piped.readAll()
+        case .pulled(let pulled): body = try pulled.readAll()
         case .eventStream: throw TestFailure("an event stream needs a real server (LiveServer)")
         }
         return Reply(status: response.status.code, headers: response.headers.fields, body: body)

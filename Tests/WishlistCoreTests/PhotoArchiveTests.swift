@@ -292,6 +292,22 @@ import Testing
         #expect(try photos(of: test) == before)
     }
 
+    /// A process sharing the data folder (`wishlist import` beside a starting server) keeps its
+    /// staging folder; one of a process that has ended is swept.
+    @Test func startingLeavesTheStagingOfAProcessStillRunning() throws {
+        let test = try TestStore()
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let running = ".import-\(getpid())-staging", gone = ".export-\(ended.processIdentifier)-staging"
+        for name in [running, gone] {
+            try FileManager.default.createDirectory(atPath: test.directory.path + "/" + name, withIntermediateDirectories: true)
+        }
+        #expect(DataFolder.sweepTemporaries(besideDatabaseAt: test.directory.databasePath) == [gone])
+        #expect(FileManager.default.fileExists(atPath: test.directory.path + "/" + running))
+    }
+
     @Test func restoreRefusesAFolderThatIsNotABackup() throws {
         let test = try TestStore()
         let folder = URL(fileURLWithPath: test.directory.path + "/not-a-backup")

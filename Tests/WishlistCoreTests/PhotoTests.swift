@@ -209,6 +209,22 @@ import TestSupport
                 "a missing original's renditions are kept: restoring the file from a backup brings the photo back")
     }
 
+    /// Two processes on one data folder (`wishlist token create` beside a first `serve`): one's
+    /// start-up sweep never removes the photo the other has stored and not yet committed.
+    @Test func aSweepBesideAnotherProcessStoringLeavesItsPhoto() throws {
+        let beside = try WishlistStore(path: test.directory.databasePath, clock: store.clock)
+        defer { beside.close() }
+        let prepared = try store.photos.prepare(fileAt: try fixtures.write(fixtures.photo(width: 640, height: 480), as: "new.jpg"))
+        var sweptMeanwhile: [String] = []
+        let name = try store.photos.committing(prepared) { stored in
+            sweptMeanwhile = try beside.sweepPhotos().removedFiles
+            return (try #require(stored).original.name, released: [])
+        }
+        #expect(!sweptMeanwhile.contains(name) && store.photos.contains(name))
+        // Once no one is storing, the other process sweeps as before (this photo no row took).
+        #expect(try beside.sweepPhotos().removedFiles.contains(name))
+    }
+
     @Test func sampleTripsHaveDistinctGeneratedPhotos() throws {
         let trips = try TripCollection.allCases.flatMap { try store.trips(in: $0) }
         #expect(trips.count == 12)

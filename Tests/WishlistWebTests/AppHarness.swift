@@ -43,7 +43,7 @@ class AppHarness {
         .deletingLastPathComponent().deletingLastPathComponent()
 
     init(maxPhotoBytes: Int = PhotoLimits().maxBytes, clock: ManualClock? = ManualClock(), password: String? = nil,
-         server configuration: Server.Configuration = Server.Configuration(port: 0, threadCount: 2)) throws {
+         stallTimeout: Duration = PipedBody.defaultStallTimeout, server configuration: Server.Configuration = Server.Configuration(port: 0, threadCount: 2)) throws {
         directory = NSTemporaryDirectory() + "WishlistWebTests-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         self.clock = clock
@@ -52,6 +52,7 @@ class AppHarness {
         var appConfiguration = WishlistApp.Configuration(resourcesDirectory: Self.resources)
         appConfiguration.maxPhotoBytes = maxPhotoBytes
         appConfiguration.password = password
+        appConfiguration.stallTimeout = stallTimeout
         app = try WishlistApp(store: store, configuration: appConfiguration)
         var configuration = configuration
         configuration.uploadDirectory = directory

@@ -121,17 +121,78 @@ import WishlistCore
         #expect(changed.status == 200 && changed.header("ETag") != etag)
     }
 
-    /// More trips than one part: the feed is piped part by part and holds every trip once.
+    /// Dated trips added until there are `count`: a feed of them is more than one part.
+    static func datedTrips(_ count: Int, in store: WishlistStore) throws {
+        for number in 0..<(count - (try datedTripCount(store))) {
+            _ = try store.addTrip(TripDraft(name: "Trip \(number)", collection: .summerVibes,
+                                            startDate: "2027-07-01", endDate: "2027-07-03"))
+        }
+    }
+
+    /// The feed at `path` answered as to a calendar app at `address`, its body not read yet.
+    static func unread(_ path: String, on harness: AppHarness, from address: String = "127.0.0.1") throws -> Response {
+        harness.server.respond(to: try Request(method: .get, target: path, headers: ["Host": "127.0.0.1"], remoteAddress: address))
+    }
+
+    /// More trips than one part: the feed is sent part by part and holds every trip once.
     @Test func aFeedLargerThanOnePartIsSentWhole() throws {
         let harness = try AppHarness()
-        let dated = try Self.datedTripCount(harness.store)
-        for number in 0..<(CalendarFeeds.partSize + 20 - dated) {
-            _ = try harness.store.addTrip(TripDraft(name: "Trip \(number)", collection: .summerVibes,
-                                                    startDate: "2027-07-01", endDate: "2027-07-03"))
-        }
+        try Self.datedTrips(CalendarFeeds.partSize + 20, in: harness.store)
         let path = try CalendarFeedSecrets.create(named: "all", tripID: nil, in: harness.store)
         let uids = Self.components("VEVENT", in: try harness.client.get(path).text).compactMap { $0["UID"] }
         #expect(uids.count == CalendarFeeds.partSize + 20 && Set(uids).count == uids.count)
+    }
+
+    /// Readers that stop reading a large feed hold no thread and nothing an archive needs:
+    /// eight of them (a thread each once took all eight) leave Download Archive free, and past
+    /// the feeds' share of one address, another address still gets its feed.
+    @Test func stalledFeedReadersLeaveDownloadArchiveFree() throws {
+        let harness = try AppHarness()
+        try Self.datedTrips(CalendarFeeds.partSize + 20, in: harness.store)
+        let path = try CalendarFeedSecrets.create(named: "all", tripID: nil, in: harness.store)
+        let stalled = try (0..<8).map { _ in try Self.unread(path, on: harness) }
+        #expect(stalled.allSatisfy { $0.status == .ok })
+        let archive = try harness.downloadArchive()
+        #expect(archive.status == 200 && archive.header("Content-Type") == "application/zip")
+        #expect(try Self.unread(path, on: harness).status == .serviceUnavailable, "one address has its share")
+        let elsewhere = try Self.unread(path, on: harness, from: "192.0.2.7")
+        #expect(elsewhere.status == .ok)
+        withExtendedLifetime((stalled, elsewhere)) {}
+    }
+
+    /// A feed being sent when its address is rotated or revoked stops at its next part: the
+    /// reader gets a failed download, never the rest of the calendar.
+    @Test func aFeedBeingSentStopsWhenItsAddressIsRotatedOrRevoked() throws {
+        let harness = try AppHarness()
+        try Self.datedTrips(CalendarFeeds.partSize + 20, in: harness.store)
+        for end in ["rotate", "revoke"] {
+            let path = try CalendarFeedSecrets.create(named: end, tripID: nil, in: harness.store)
+            let response = try Self.unread(path, on: harness)
+            #expect(response.status == .ok)
+            if end == "rotate" { _ = try CalendarFeedSecrets.rotate(named: end, in: harness.store) }
+            else { try harness.store.revokeCalendarFeed(name: end) }
+            #expect(throws: (any Error).self, "\(end)") { try InProcessEndpoint.reply(response) }
+        }
+    }
+
+    /// A one-trip feed's tag and `SEQUENCE` follow that trip and its activities alone.
+    @Test func aTripsFeedChangesWithThatTripAlone() throws {
+        let harness = try AppHarness()
+        let entries = try harness.store.fetch(.calendarEntries(limit: 2))
+        let (trip, other) = (try #require(entries.first?.trip), try #require(entries.last?.trip))
+        let path = try CalendarFeedSecrets.create(named: "one-trip", tripID: trip.id, in: harness.store)
+        func sequence(_ reply: Reply) -> String? { Self.components("VEVENT", in: reply.text).first?["SEQUENCE"] }
+        let first = try harness.client.get(path)
+        let etag = try #require(first.header("ETag"))
+        let otherActivity = try harness.store.addActivity(tripID: other.id, name: "Somewhere else")
+        try harness.store.renameActivity(id: otherActivity, name: "Somewhere else again")
+        _ = try harness.store.addTrip(TripDraft(name: "Another", collection: .summerVibes, startDate: "2027-01-01"))
+        #expect(try harness.client.get(path, headers: ["If-None-Match": etag]).status == 304)
+        #expect(sequence(try harness.client.get(path)) == sequence(first))
+        _ = try harness.store.addActivity(tripID: trip.id, name: "Here")
+        let changed = try harness.client.get(path, headers: ["If-None-Match": etag])
+        #expect(changed.status == 200 && changed.header("ETag") != etag)
+        #expect(Int(sequence(changed) ?? "") ?? 0 > Int(sequence(first) ?? "") ?? 0)
     }
 
     /// With a password, the feed's address opens the feed without a session, and its secret,

@@ -12,7 +12,6 @@ import TestSupport
     init() throws {
         harness = try AppHarness()
     }
-
     @Test func theWishlistLinksToTheDataPageWhichOffersBothForms() throws {
         #expect(try harness.client.get("/").text.contains(#"<a class="text-button" href="/data">Back Up &amp; Restore</a>"#))
         let page = try harness.client.get("/data")
@@ -38,10 +37,8 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: harness.directory).filter { $0.hasPrefix(".export-") }.isEmpty)
     }
 
-    /// Packed while it is sent, one at a time: a second download waits for the first to finish,
-    /// and a link (a GET, as an `<img>` on another site sends) makes none.
-    @Test func oneArchiveIsSentAtATimeAndOnlyToAForm() throws {
-        var browser = harness.browser()
+    /// Download Archive as a browser posts it, answered but not read: a client that stopped reading.
+    private static func unreadExport(_ browser: inout Browser, on harness: AppHarness) throws -> Response {
         _ = try browser.get("/data")
         let token = try #require(browser.cookies[CSRFProtection.cookieName])
         var headers = HTTPHeaders()
@@ -49,22 +46,49 @@ import TestSupport
         headers.add("Cookie", "\(CSRFProtection.cookieName)=\(token)")
         headers.add("Content-Type", "application/x-www-form-urlencoded")
         let form = Array("\(CSRFProtection.fieldName)=\(token)".utf8)
+        return harness.server.respond(to: try Request(method: .post, target: "/data/export", headers: headers,
+                                                      body: form, remoteAddress: "127.0.0.1"))
+    }
+
+    /// Posts Download Archive until it is no longer refused as busy (or `seconds` pass).
+    private static func exportOnceFree(_ browser: inout Browser, within seconds: TimeInterval) throws -> Reply {
+        let deadline = Date().addingTimeInterval(seconds)
+        var reply = try browser.post("/data/export", form: [])
+        while reply.status == 429, Date() < deadline {
+            usleep(10_000)
+            reply = try browser.post("/data/export", form: [])
+        }
+        return reply
+    }
+
+    /// Packed while it is sent, one at a time: a second download waits for the first to finish,
+    /// and a link (a GET, as an `<img>` on another site sends) makes none.
+    @Test func oneArchiveIsSentAtATimeAndOnlyToAForm() throws {
+        var browser = harness.browser()
         // Unread, the first archive fills its pipe and waits: its download is under way.
-        var first: Response? = harness.server.respond(to: try Request(method: .post, target: "/data/export", headers: headers,
-                                                                       body: form, remoteAddress: "127.0.0.1"))
+        var first: Response? = try Self.unreadExport(&browser, on: harness)
         guard case .piped = first?.body else { Issue.record("the archive is not sent as it is packed"); return }
         let second = try browser.post("/data/export", form: [])
         #expect(second.status == 429 && second.text.contains("An archive is being downloaded already"))
         #expect(try browser.get("/data/export").status == 405)
 
         first = nil  // the client left: the packing stops and the turn is free
-        let deadline = Date().addingTimeInterval(5)
-        var third = try browser.post("/data/export", form: [])
-        while third.status == 429, Date() < deadline {
-            usleep(10_000)
-            third = try browser.post("/data/export", form: [])
-        }
+        let third = try Self.exportOnceFree(&browser, within: 5)
         #expect(third.status == 200 && third.header("Content-Type") == "application/zip")
+    }
+
+    /// A client that stops reading holds the one export no longer than the stall timeout: its
+    /// packing is given up, its staging folder goes, and the next download starts, while the
+    /// stalled response is still held.
+    @Test func aStalledDownloadGivesUpItsTurnAndItsStagingFolder() throws {
+        let harness = try AppHarness(stallTimeout: .milliseconds(200))
+        var browser = harness.browser()
+        let stalled = try Self.unreadExport(&browser, on: harness)
+        #expect(stalled.status == .ok)
+        let next = try Self.exportOnceFree(&browser, within: 30)
+        #expect(next.status == 200 && next.header("Content-Type") == "application/zip")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: harness.directory).filter { $0.hasPrefix(".export-") }.isEmpty)
+        withExtendedLifetime(stalled) {}
     }
 
     @Test func confirmingAnUnknownOrMalformedIDChangesNothing() throws {

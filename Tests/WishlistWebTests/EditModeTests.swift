@@ -47,7 +47,7 @@ import WishlistCore
             ("subtitle", String(repeating: "Fresh powder all week. ", count: 8)),
         ], token: try fixture.csrfToken())
         #expect(reply.status == 507)
-        #expect(reply.text.contains(DiskFull.message))
+        #expect(reply.text.contains(StorageFull.message))
         #expect(reply.text.contains(#"value="Mont Blanc at Dawn xxxx"#))
         #expect(reply.text.contains(#"<form class="trip-form" id="edit-trip""#))
     }

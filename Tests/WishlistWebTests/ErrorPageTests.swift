@@ -108,8 +108,8 @@ import WishlistCore
         let cases: [(any Error, HTTPStatus, String)] = [
             (WishlistError.notFound(entity: "trip", id: 7), .notFound, "There is no trip number 7. It may have been deleted."),
             (ValidationError(field: "name", message: "Enter a trip title."), .unprocessableContent, "Enter a trip title."),
-            (DatabaseError(extendedResultCode: 13 /* SQLITE_FULL */), .insufficientStorage, DiskFull.message),
-            (ImagingError.diskFull("No space left on device"), .insufficientStorage, DiskFull.message),
+            (DatabaseError(extendedResultCode: 13 /* SQLITE_FULL */), .insufficientStorage, StorageFull.message),
+            (ImagingError.diskFull("No space left on device"), .insufficientStorage, StorageFull.message),
             (DatabaseError(extendedResultCode: 11 /* SQLITE_CORRUPT */), .internalServerError, HTTPError.internalErrorMessage),
             (ImagingError.storageFailed("rename failed"), .internalServerError, HTTPError.internalErrorMessage),
         ]

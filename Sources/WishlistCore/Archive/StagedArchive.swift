@@ -23,7 +23,7 @@ public final class StagedArchive: @unchecked Sendable {
 
     init(url: URL, library: PhotoLibrary, limits: FileArchiveLimits, existingPhotos: () throws -> Set<String>) throws {
         let staging = library.directory.deletingLastPathComponent()
-            .appendingPathComponent(DataFolder.importStagingPrefix + UUID().uuidString, isDirectory: true)
+            .appendingPathComponent(DataFolder.stagingName(DataFolder.importStagingPrefix), isDirectory: true)
         self.staging = staging
         isPackage = try Self.startsWithZipSignature(url)
         // deinit does not run when init throws before every property is set.

@@ -75,7 +75,7 @@ public struct WishlistArchive: Sendable {
     /// The first half of a zip export: the document written, as of one moment, into a staging
     /// folder in `folder`; `PreparedExport.write(to:)` then packs it with the photos it names.
     public func prepareExport(in folder: URL, progress: (ArchiveProgress) -> Void = { _ in }) throws -> PreparedExport {
-        try PreparedExport(staging: folder.appendingPathComponent(DataFolder.exportStagingPrefix + UUID().uuidString), photos: store.photos) {
+        try PreparedExport(staging: folder.appendingPathComponent(DataFolder.stagingName(DataFolder.exportStagingPrefix)), photos: store.photos) {
             try writeDocument(to: $0, progress: progress)
         }
     }

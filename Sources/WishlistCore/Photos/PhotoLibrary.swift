@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Imaging
 
 /// Bounds on an uploaded photo; each one refused with a message before anything is stored.
@@ -58,13 +59,16 @@ struct StoredPhoto: Sendable {
 ///
 /// Storing files, committing the rows that reference them and deleting files no longer
 /// referenced all happen under one lock (`committing`), and so does the startup sweep: a file
-/// is never deleted between being stored and being referenced by a committed row.
+/// is never deleted between being stored and being referenced by a committed row. Other
+/// processes may store into the same folder (`wishlist token create` seeding beside a first
+/// `serve`): storing holds `processes` shared, and the sweep runs only when it can hold it alone.
 public final class PhotoLibrary: Sendable {
     public let limits: PhotoLimits
     let files: ImageStore
     let renditions: RenditionStore
     let thumbnailer: Thumbnailer
     private let lock = NSLock()
+    private let processes: ProcessLock
 
     /// ~480 px on the long side covers a card at 2× density.
     static let thumbnailSide = 480
@@ -80,6 +84,7 @@ public final class PhotoLibrary: Sendable {
         files = try ImageStore(directory: directory)
         renditions = try RenditionStore(directory: directory.appendingPathComponent("renditions", isDirectory: true))
         thumbnailer = Thumbnailer(limits: ImageLimits(maxPixels: limits.maxPixels, maxDecodeBytes: limits.maxDecodeBytes))
+        processes = try ProcessLock(folder: files.directory)
     }
 
     public var directory: URL { files.directory }
@@ -125,7 +130,7 @@ public final class PhotoLibrary: Sendable {
         defer { lock.unlock() }
         // Deleted while rendering: storing now would leave renditions of nothing.
         guard contains(original) else { return nil }
-        try storeRenditions(made, of: original)
+        try processes.whileShared { try storeRenditions(made, of: original) }
         return url
     }
 
@@ -154,17 +159,19 @@ public final class PhotoLibrary: Sendable {
     func committing<Value>(_ photos: [PreparedPhoto], _ write: ([StoredPhoto]) throws -> (Value, released: [String])) throws -> Value {
         lock.lock()
         defer { lock.unlock() }
-        var stored: [StoredPhoto] = []
-        let outcome: (Value, released: [String])
-        do {
-            for photo in photos { stored.append(try store(photo)) }
-            outcome = try write(stored)
-        } catch {
-            for photo in stored where photo.original.isNew { remove(photo.original.name) }
-            throw error
+        return try processes.whileShared {
+            var stored: [StoredPhoto] = []
+            let outcome: (Value, released: [String])
+            do {
+                for photo in photos { stored.append(try store(photo)) }
+                outcome = try write(stored)
+            } catch {
+                for photo in stored where photo.original.isNew { remove(photo.original.name) }
+                throw error
+            }
+            for name in outcome.released { remove(name) }
+            return outcome.0
         }
-        for name in outcome.released { remove(name) }
-        return outcome.0
     }
 
     /// Deletes a stored file and its renditions. One that cannot be deleted now is an orphan
@@ -177,16 +184,19 @@ public final class PhotoLibrary: Sendable {
     }
 
     /// Deletes files no row references and reports referenced files that are missing.
-    /// `referencedNames` runs under the lock, so no upload is between storing and committing.
+    /// `referencedNames` runs under the lock, so no upload is between storing and committing;
+    /// while another process is storing, nothing is swept (`PhotoSweep.isDeferred`).
     func sweep(referencedNames: () throws -> Set<String>) throws -> PhotoSweep {
         lock.lock()
         defer { lock.unlock() }
-        let referenced = try referencedNames()
-        let wantedRenditions = try Set(referenced.flatMap { name in
-            try DisplaySize.allCases.map { try RenditionStore.name(of: name, maxSide: $0.rawValue, format: Self.renditionFormat.imageFormat) }
-        })
-        return PhotoSweep(removedFiles: try files.sweep(keeping: referenced) + renditions.sweep(keeping: wantedRenditions),
-                          missingFiles: files.missing(from: referenced))
+        return try processes.ifAlone {
+            let referenced = try referencedNames()
+            let wantedRenditions = try Set(referenced.flatMap { name in
+                try DisplaySize.allCases.map { try RenditionStore.name(of: name, maxSide: $0.rawValue, format: Self.renditionFormat.imageFormat) }
+            })
+            return PhotoSweep(removedFiles: try files.sweep(keeping: referenced) + renditions.sweep(keeping: wantedRenditions),
+                              missingFiles: files.missing(from: referenced))
+        } ?? PhotoSweep(removedFiles: [], missingFiles: [], isDeferred: true)
     }
 
     private func store(_ photo: PreparedPhoto) throws -> StoredPhoto {
@@ -225,4 +235,36 @@ public struct PhotoSweep: Sendable, Equatable {
     public let removedFiles: [String]
     /// Files rows reference that are not there; their trips show the placeholder.
     public let missingFiles: [String]
+    /// Another process was storing photos: nothing was swept, the next start sweeps.
+    public var isDeferred = false
+}
+
+/// An advisory lock (`flock`) on a folder itself (no file of its own to leave behind), shared
+/// between the processes that use it: held shared by each while it writes there, alone by one
+/// that removes what it thinks is left over. The kernel drops it with its process, however that
+/// ends. Callers in one process take it one at a time (it is one open folder for the process).
+final class ProcessLock: Sendable {
+    private let descriptor: Int32
+
+    init(folder: URL) throws {
+        descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw ImagingError.storageFailed("cannot open \(folder.path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    func whileShared<Value>(_ body: () throws -> Value) throws -> Value {
+        while flock(descriptor, LOCK_SH) != 0 && errno == EINTR {}
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
+    }
+
+    /// `body`'s value, or nil without running it while another process holds the lock.
+    func ifAlone<Value>(_ body: () throws -> Value) throws -> Value? {
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return nil }
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
+    }
 }
