@@ -19,8 +19,7 @@ enum CurrentVersions {
     }
 
     /// The trip form's: the trip's `editVersion` and each activity's name.
-    static func tripForm(_ checklist: TripChecklist) -> HTTPHeaders {
-        headers([("was", checklist.trip.editVersion)]
-                + checklist.activities.map { (TripPage.renameVersionPrefix + String($0.id), $0.name) })
+    static func tripForm(_ checklist: TripChecklist) -> [(name: String, value: String)] {
+        [("was", checklist.trip.editVersion)] + checklist.activities.map { (TripPage.renameVersionPrefix + String($0.id), $0.name) }
     }
 }

@@ -54,7 +54,7 @@ extension TripPage {
         let now = refusal.status == .preconditionFailed ? try app.store.fetch(.checklist(tripID: trip.id)) : nil
         if let now { form.version = now.trip.editVersion }
         var page = refusal.answer(try render(request, form: form, rename: shown, status: refusal.status).response(for: request))
-        if let now { for (name, value) in CurrentVersions.tripForm(now) { page.headers[name] = value } }
+        if let now { for (name, value) in CurrentVersions.headers(CurrentVersions.tripForm(now)) { page.headers[name] = value } }
         return page
     }
 
@@ -129,8 +129,12 @@ extension TripPage {
         let activity = try activity(request)
         let typed = request.form["name"] ?? ""
         do {
-            // The name it showed (`was`): a rename made elsewhere meanwhile is not overwritten.
-            guard let was = request.form["was"] else { throw HTTPError(.preconditionRequired, Self.unversionedMessage) }
+            // The name it showed (`was`): a rename made elsewhere meanwhile is not overwritten. Without
+            // it, a name the rules refuse still says why; any other is refused, never trusted.
+            guard let was = request.form["was"] else {
+                _ = try WishlistStore.validatedActivityName(typed)
+                throw HTTPError(.preconditionRequired, Self.unversionedMessage)
+            }
             try app.store.renameActivity(id: activity.id, name: typed, expected: was)
         } catch {
             guard let unsaved = UnsavedChange(error) else { throw error }

@@ -71,23 +71,26 @@ import WishlistCore
 @Suite struct TripFormAllOrNothingTests {
     struct DrawnForm {
         let was: String
+        /// The rename fields' names as drawn, by activity id.
+        let activityNames: [Int64: String]
         /// `activity-was-<id>` by activity id.
         let activityWas: [Int64: String]
 
         init(_ page: String) throws {
             was = try TripChangedMeanwhileTests.was(in: page)
-            var activityWas: [Int64: String] = [:]
-            for match in page.matches(of: /name="activity-was-(\d+)" form="edit-trip" value="([^"]*)"/) {
-                activityWas[Int64(match.1)!] = SearchPageTests.Screen.unescaped(String(match.2))
-            }
-            self.activityWas = activityWas
+            activityNames = Self.values(of: /name="activity-name-(\d+)" form="edit-trip" value="([^"]*)"/, in: page)
+            activityWas = Self.values(of: /name="activity-was-(\d+)" form="edit-trip" value="([^"]*)"/, in: page)
+        }
+
+        private static func values(of field: Regex<(Substring, Substring, Substring)>, in page: String) -> [Int64: String] {
+            Dictionary(page.matches(of: field).map { (Int64($0.1)!, SearchPageTests.Screen.unescaped(String($0.2))) }) { $1 }
         }
 
         /// The form as Done sends it: the trip's fields, and each activity's name (`renamed` or as drawn).
         func fields(name: String, renamed: [Int64: String]) -> [(String, String)] {
             [("name", name), ("subtitle", ""), ("collection", TripCollection.springEscapes.rawValue), ("was", was)]
-                + activityWas.sorted { $0.key < $1.key }.flatMap { id, drawn in
-                    [("activity-name-\(id)", renamed[id] ?? drawn), ("activity-was-\(id)", drawn)]
+                + activityNames.sorted { $0.key < $1.key }.flatMap { id, drawn in
+                    [("activity-name-\(id)", renamed[id] ?? drawn)] + (activityWas[id].map { [("activity-was-\(id)", $0)] } ?? [])
                 }
         }
     }
