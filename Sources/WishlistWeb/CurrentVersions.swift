@@ -9,11 +9,12 @@ import WishlistCore
 enum CurrentVersions {
     static let header = "X-Wishlist-Versions"
 
+    /// ASCII alone: a header's bytes beyond it reach a script as Latin-1.
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
     static func headers(_ fields: [(name: String, value: String)]) -> HTTPHeaders {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
         let encoded = fields.map { field in
-            [field.name, field.value].map { $0.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }.joined(separator: "=")
+            [field.name, field.value].map { $0.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "" }.joined(separator: "=")
         }
         return [header: encoded.joined(separator: "&")]
     }

@@ -10,17 +10,17 @@ import WishlistCore
         let fixture = try AppHarness()
         let token = try fixture.csrfToken()
         let activity = try #require(try fixture.store.fetch(.checklist(tripID: 1))?.activities.first)
-        try fixture.store.renameActivity(id: activity.id, name: "Theirs")  // another tab, meanwhile
+        try fixture.store.renameActivity(id: activity.id, name: "Theirs à 9 & ☀")  // another tab, meanwhile
 
         let refused = try fixture.client.post("/activities/\(activity.id)", form: [("name", "Mine"), ("was", activity.name)], token: token)
         #expect(refused.status == 412)
-        #expect(refused.text.contains("renamed to “Theirs” elsewhere"))
-        #expect(try fixture.store.activity(id: activity.id)?.name == "Theirs")
+        #expect(refused.text.contains("renamed to “Theirs à 9 &amp; ☀” elsewhere"))
+        #expect(try fixture.store.activity(id: activity.id)?.name == "Theirs à 9 & ☀")
 
-        // "Keep mine" sends it again with the name the refusal names.
+        // "Keep mine" sends it again with the name the refusal names (ASCII, as a header must be).
         let now = try #require(refused.header(CurrentVersions.header))
-        #expect(now == "was=Theirs")
-        let over = try fixture.client.post("/activities/\(activity.id)", form: [("name", "Mine"), ("was", "Theirs")], token: token)
+        #expect(now == "was=Theirs%20%C3%A0%209%20%26%20%E2%98%80")
+        let over = try fixture.client.post("/activities/\(activity.id)", form: [("name", "Mine"), ("was", "Theirs à 9 & ☀")], token: token)
         #expect(over.status == 303)
         #expect(try fixture.store.activity(id: activity.id)?.name == "Mine")
     }
