@@ -139,7 +139,7 @@ public final class Database: Sendable {
                 writingThread.store(0, ordering: .relaxed)
             }
             var recorded: (token: Int64, changes: TableChanges, rows: [String: [Int64]])?
-            let companion = WriteCompanion.current
+            let companion = WriteCompanion.current.flatMap { $0.database == ObjectIdentifier(self) ? $0.companion : nil }
             let result: T
             do {
                 result = try connection.inTransaction("BEGIN IMMEDIATE") {

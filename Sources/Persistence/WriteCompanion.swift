@@ -3,8 +3,9 @@ import Synchronization
 /// Work that commits with the first write a piece of code makes, or not at all: a record that
 /// must never exist without the change it describes, nor the change without it (a request's
 /// idempotency key beside the write it answers). Bound with `Database.withCompanion(_:_:)` to
-/// the writes made on this thread while its body runs; the first `Database.write` there runs
-/// it after its own body, in its transaction.
+/// that database's writes made on this thread while its body runs; the first there runs it
+/// after its own body, in its transaction (writes to other databases, such as an import's
+/// staging copy, never do).
 public final class WriteCompanion: Sendable {
     private let work: @Sendable (Connection) throws -> Void
     private let state = Mutex(State.waiting)
@@ -18,7 +19,8 @@ public final class WriteCompanion: Sendable {
     /// Whether a write committed with the work in it.
     public var hasCommitted: Bool { state.withLock { $0 == .committed } }
 
-    @TaskLocal static var current: WriteCompanion?
+    /// The companion bound on this thread, with the database whose writes it rides on.
+    @TaskLocal static var current: (database: ObjectIdentifier, companion: WriteCompanion)?
 
     /// Runs the work in the transaction on `connection`, unless a write already took it.
     func run(on connection: Connection) throws {
@@ -46,6 +48,6 @@ public final class WriteCompanion: Sendable {
 extension Database {
     /// Runs `body` with `companion` riding on its first write (see `WriteCompanion`).
     public func withCompanion<T>(_ companion: WriteCompanion, _ body: () throws -> T) rethrows -> T {
-        try WriteCompanion.$current.withValue(companion, operation: body)
+        try WriteCompanion.$current.withValue((ObjectIdentifier(self), companion), operation: body)
     }
 }

@@ -31,4 +31,16 @@ import Testing
         try database.write(author: "test") { try $0.execute("INSERT INTO item(list_id, title) VALUES (1, 'outside')") }
         #expect(try companions() == 1)
     }
+
+    @Test func anotherDatabasesWritesLeaveItAlone() throws {
+        let directory = try TemporaryDirectory()
+        let database = try makeDatabaseWithOneList(directory)
+        let other = try makeDatabaseWithOneList(directory, name: "staging.sqlite")
+        let companion = WriteCompanion { connection in try connection.execute("INSERT INTO list(name) VALUES ('companion')") }
+        try database.withCompanion(companion) {
+            try other.write(author: "test") { try $0.execute("INSERT INTO item(list_id, title) VALUES (1, 'staged')") }
+        }
+        #expect(!companion.hasCommitted)
+        #expect(try other.read { try $0.fetchScalar(Int.self, "SELECT count(*) FROM list WHERE name = 'companion'") } == 0)
+    }
 }
