@@ -351,7 +351,10 @@ async function sendInOrder() {
           message: page.querySelector("[data-error-message]")?.textContent ?? "It was changed elsewhere while this change waited.",
           labels: [{ label: "Keep theirs" }, { label: "Keep mine", kind: "primary" }] });
         const { id, ...mine } = write;
-        if (choice === 1) await keepWrite({ ...mine, key: newKey(), body: mine.body.filter(([name]) => name !== "was") });
+        // Sent again with the versions it now replaces (the server names them): a write without one is refused.
+        const now = [...new URLSearchParams(response.headers.get("X-Wishlist-Versions") ?? "")];
+        const replaced = new Set(now.map(([name]) => name));
+        if (choice === 1) await keepWrite({ ...mine, key: newKey(), body: [...mine.body.filter(([name]) => !replaced.has(name)), ...now] });
       });
     } else if (response.status === 404 && path.endsWith("/delete")) {
       // Deleted elsewhere too: what was asked for.

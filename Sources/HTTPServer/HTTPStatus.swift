@@ -29,6 +29,7 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     public static let unsupportedMediaType = HTTPStatus(code: 415, reason: "Unsupported Media Type")
     public static let misdirectedRequest = HTTPStatus(code: 421, reason: "Misdirected Request")
     public static let unprocessableContent = HTTPStatus(code: 422, reason: "Unprocessable Content")
+    public static let preconditionRequired = HTTPStatus(code: 428, reason: "Precondition Required")
     public static let tooManyRequests = HTTPStatus(code: 429, reason: "Too Many Requests")
     public static let internalServerError = HTTPStatus(code: 500, reason: "Internal Server Error")
     public static let notImplemented = HTTPStatus(code: 501, reason: "Not Implemented")

@@ -139,10 +139,12 @@ public final class Database: Sendable {
                 writingThread.store(0, ordering: .relaxed)
             }
             var recorded: (token: Int64, changes: TableChanges, rows: [String: [Int64]])?
+            let companion = WriteCompanion.current.flatMap { $0.database == ObjectIdentifier(self) ? $0.companion : nil }
             let result: T
             do {
                 result = try connection.inTransaction("BEGIN IMMEDIATE") {
                     let result = try body(connection)
+                    try companion?.run(on: connection)
                     if changeTracker.hasChanges {
                         let changes = changeTracker.collectedTableChanges(tracked: observableSchema.trackedTables)
                         changeTracker.isCollecting = false
@@ -158,9 +160,11 @@ public final class Database: Sendable {
                     return result
                 }
             } catch {
+                companion?.ended(committed: false)
                 advanceGeneration(marking: recorded?.changes ?? TableChanges(tables: []), rows: recorded?.rows ?? [:])
                 throw error
             }
+            companion?.ended(committed: true)
             // After COMMIT (or ROLLBACK), never before: a reader that sees the new generation
             // must also see the committed rows. And before observers hear of the commit: what
             // they read through a cache must not be from before it (CommitOrderTests).

@@ -14,6 +14,11 @@ extension WishlistError: HTTPResponseError {
         }
     }
 
+    public var headers: HTTPHeaders {
+        guard case .renamedMeanwhile(_, let now) = self else { return HTTPHeaders() }
+        return CurrentVersions.headers([("was", now)])
+    }
+
     public var message: String {
         switch self {
         case .notFound(let entity, let id): "There is no \(entity) number \(id). It may have been deleted."

@@ -1,118 +1,110 @@
 import Foundation
 import HTTPServer
+import Imaging
 import Synchronization
 import WishlistCore
 
-/// A form post sent again with the same `Idempotency-Key` (a write kept while offline and sent
-/// once more after its answer was lost) is written once: the first answer is remembered for a
-/// day and given again, without running the write. A post arriving while the first with its
-/// key is still being written waits for its answer (a replay storm gets one commit and one
-/// answer), up to `waitLimit`, then gets 409, to try again a moment later. Only answers that say
-/// what happened are remembered (no server error, no body larger than `maxBody`): anything else
-/// is run again, as a post without a key is.
+/// A write sent again with the same `Idempotency-Key` (kept while offline and sent once more after
+/// its answer was lost) is written once. The key is kept in SQLite in the write's own transaction
+/// (`WishlistStore.recordingKey`), so a restart or a crash forgets no key whose write committed;
+/// with it the request's fingerprint (method, target, body, and who sent it: an API token or a
+/// browser), and after the commit the answer, which a replay gets without the write running.
+/// The same key with another fingerprint is refused (422), never answered with another write's
+/// answer. A duplicate arriving while its first copy is still being written is answered 409 at
+/// once (the offline queue tries again shortly), never kept waiting in a write slot. A request
+/// that committed nothing (refused, 412, 422) keeps no key: sent again, it is decided again.
 final class IdempotentWrites: Middleware, Sendable {
     static let header = "Idempotency-Key"
-    static let lifetime: TimeInterval = 24 * 60 * 60
-    /// Keys remembered at most; past it the oldest go. A remembered answer is a redirect, mostly.
-    static let capacity = 10_000
+    /// Answers kept for replays at most this large; a larger one is replayed as `savedAlready`.
     static let maxBody = 16 << 10
-    static let waitLimit: DispatchTimeInterval = .seconds(5)
 
-    private struct Answer: Sendable {
-        let status: HTTPStatus
-        let location: String?
-        let contentType: String?
-        let body: [UInt8]
-        let expiry: Date
+    private let store: WishlistStore
+    private let quota: Int
+    /// Keys whose request is being answered now, in this process.
+    private let inFlight = Mutex(Set<String>())
 
-        var response: Response {
-            var response = Response(status: status, body: .bytes(body))
-            if let location { response.headers["Location"] = location }
-            if let contentType { response.headers["Content-Type"] = contentType }
-            return response
-        }
-    }
-
-    private enum Entry: Sendable {
-        /// Left when the write has its answer (or none to remember).
-        case writing(DispatchGroup)
-        case answered(Answer)
-    }
-
-    private struct State {
-        var entries: [String: Entry] = [:]
-        /// Keys in the order they came, for dropping the oldest.
-        var order: [String] = []
-    }
-
-    private let state = Mutex(State())
-    private let clock: DateSource
-
-    init(clock: DateSource) {
-        self.clock = clock
+    init(store: WishlistStore, quota: Int = WishlistStore.idempotencyKeysPerClient) {
+        self.store = store
+        self.quota = quota
     }
 
     func respond(to request: Request, next: Handler) throws -> Response {
-        guard request.method == .post, let key = request.headers[Self.header] else { return try next(request) }
+        guard request.method.isUnsafe, let key = request.headers[Self.header] else { return try next(request) }
         guard Self.isWellFormed(key) else {
             throw HTTPError(.badRequest, "An Idempotency-Key is 1 to 64 letters, digits, “-” and “_”.")
         }
-        let now = clock.now()
-        let writing = DispatchGroup()
-        let found = state.withLock { state -> Entry? in
-            if let entry = state.entries[key] {
-                if case .answered(let answer) = entry, answer.expiry > now { return entry }
-                if case .writing = entry { return entry }
-            } else {
-                state.order.append(key)
-                if state.order.count > Self.capacity { state.entries[state.order.removeFirst()] = nil }
-            }
-            writing.enter()
-            state.entries[key] = .writing(writing)
-            return nil
+        guard inFlight.withLock({ $0.insert(key).inserted }) else {
+            throw HTTPError(.conflict, "This change is being saved already. Try again in a moment.", headers: ["Retry-After": "1"])
         }
-        switch found {
-        case .writing(let other)?:
-            guard other.wait(timeout: .now() + Self.waitLimit) == .success,
-                  case .answered(let answer)? = state.withLock({ $0.entries[key] }) else {
-                throw HTTPError(.conflict, "This change is being saved already. Try again in a moment.")
+        defer { _ = inFlight.withLock { $0.remove(key) } }
+        let fingerprint = try Self.fingerprint(of: request)
+        if let kept = try store.keptWrite(key: key) {
+            guard kept.fingerprint == fingerprint else {
+                throw HTTPError(.unprocessableContent, "This Idempotency-Key was sent with another request. Send each write with a key of its own.")
             }
-            return answer.response
-        case .answered(let answer)?:
-            return answer.response
-        case nil:
-            defer { writing.leave() }
-            let response: Response
-            do {
-                response = try next(request)
-            } catch {
-                forget(key)
-                throw error
-            }
-            remember(response, for: key, at: now)
-            return response
+            return kept.answer.map(Self.response) ?? Self.savedAlready
         }
+        let recording = store.recordingKey(key, client: Self.client(of: request), fingerprint: fingerprint, quota: quota)
+        let response = try store.database.withCompanion(recording) { try next(request) }
+        if recording.hasCommitted, let answer = Self.keepable(response) {
+            // Not kept (the wishlist busy a moment): a replay is told it was saved, and not written again.
+            try? store.keepAnswer(answer, forKey: key)
+        }
+        return response
     }
 
-    private func remember(_ response: Response, for key: String, at now: Date) {
+    /// The replay of a write that committed but whose answer was not kept.
+    static var savedAlready: Response {
+        Response(status: .ok, headers: ["Content-Type": "text/plain; charset=utf-8"],
+                 body: .bytes(Array("This change was saved already.".utf8)))
+    }
+
+    private static func response(_ answer: KeptAnswer) -> Response {
+        var response = Response(status: HTTPStatus(code: answer.status, reason: ""), body: .bytes(answer.body))
+        if let location = answer.location { response.headers["Location"] = location }
+        if let contentType = answer.contentType { response.headers["Content-Type"] = contentType }
+        return response
+    }
+
+    private static func keepable(_ response: Response) -> KeptAnswer? {
         let body: [UInt8]? = switch response.body {
         case .empty: []
-        case .bytes(let bytes) where bytes.count <= Self.maxBody: bytes
+        case .bytes(let bytes) where bytes.count <= maxBody: bytes
         default: nil
         }
-        guard response.status.code < 500, let body else { return forget(key) }
-        let answer = Answer(status: response.status, location: response.headers["Location"],
-                            contentType: response.headers["Content-Type"], body: body, expiry: now.addingTimeInterval(Self.lifetime))
-        state.withLock { state in
-            if state.entries[key] != nil { state.entries[key] = .answered(answer) }
-        }
+        guard response.status.code < 500, let body else { return nil }
+        return KeptAnswer(status: response.status.code, location: response.headers["Location"],
+                          contentType: response.headers["Content-Type"], body: body)
     }
 
-    private func forget(_ key: String) {
-        state.withLock { state in
-            state.entries[key] = nil
-            state.order.removeAll { $0 == key }
+    /// Who sent it: an API token, else a browser (any of the password's holder: a session ends
+    /// with a restart, and a write kept offline is sent again from the next one).
+    private static func sender(of request: Request) -> String {
+        request.bearerTokenName.map(WishlistStore.author(ofToken:)) ?? "browser"
+    }
+
+    /// The client whose quota a key counts in: the token, or the browser by its CSRF cookie.
+    private static func client(of request: Request) -> String {
+        guard request.bearerTokenName == nil, let cookie = request.cookies[CSRFProtection.cookieName] else { return sender(of: request) }
+        return "browser:" + SHA256.hexDigest(of: cookie).prefix(16)
+    }
+
+    /// A digest of what the write is: method, target, sender and body. A form's CSRF field is left
+    /// out (a write kept offline may go with the browser's next token); its files count by content.
+    static func fingerprint(of request: Request) throws -> String {
+        let hasher = SHA256()
+        for part in [request.method.rawValue, request.path, request.rawQuery, sender(of: request)] {
+            hasher.update(part + "\u{0}")
         }
+        for (name, value) in request.form where name != CSRFProtection.fieldName {
+            hasher.update("\(name.utf8.count):\(name)\(value.utf8.count):\(value)")
+        }
+        for file in request.files {
+            hasher.update("\u{0}\(file.fieldName)\u{0}\(file.fileName)\u{0}\(file.size)\u{0}")
+            try hasher.update(contentsOfFileAt: file.path)
+        }
+        request.body.withUnsafeBytes { hasher.update($0) }
+        return hasher.hexDigest()
     }
 
     static func isWellFormed(_ key: String) -> Bool {

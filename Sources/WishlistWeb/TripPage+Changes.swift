@@ -18,56 +18,86 @@ extension TripPage {
 
     // MARK: Changing the trip
 
-    /// Saves the trip's fields and the activity names typed beside them: the rename fields belong
-    /// to this form, so Done, which submits it, drops nothing. Answered with the page named by
-    /// `return` (Done: the trip out of edit mode), else edit mode again.
+    /// Saves the trip's fields and the activity names typed beside them, all or nothing: the
+    /// rename fields belong to this form, so Done, which submits it, drops nothing. Each part is
+    /// checked against what the form was drawn with (`was`, `activity-was-<id>`); a form without
+    /// them is shown again to be checked, never trusted. Answered with the page named by `return`
+    /// (Done: the trip out of edit mode), else edit mode again.
     func update(_ request: Request) throws -> Response {
         let trip = try trip(request)
         var form = TripForm(form: request.form)
         // "Find place" saves nothing of the trip yet, but the activity names typed beside it are
         // saved as a rename is anywhere else: the form it shows again has no field for them.
         let findingPlaces = form.findPlaces(request.form)
-        let expected = form.version.isEmpty ? nil : form.version
-        var rename: RenameProblem?
+        let typed = Self.typedNames(request.form)
+        var shown = RenameProblem(typed: typed.mapValues(\.name))
+        guard !form.version.isEmpty, let renames = Self.renames(typed) else {
+            form.alert = Self.unversionedMessage
+            form.version = trip.editVersion
+            return try render(request, form: form, rename: shown, status: .preconditionRequired).response(for: request)
+        }
+        if let refused = renames.lazy.compactMap(Self.refusal).first {
+            shown.refused = refused
+            return try render(request, form: form, rename: shown, status: .unprocessableContent).response(for: request)
+        }
+        let expected = findingPlaces ? nil : form.version
         let refusal = try form.save { draft in
-            // Renames first: one refused stops the save, so the trip's typed fields stay in the form.
-            rename = try renameActivities(of: trip, request.form)
-            if rename == nil, !findingPlaces {
-                try app.store.updateTrip(id: trip.id, draft: draft, photoAt: PhotoRoutes.uploadedPhotoPath(request),
-                                         expected: expected)
-            }
+            try app.store.updateTrip(id: trip.id, draft: findingPlaces ? nil : draft,
+                                     photoAt: findingPlaces ? nil : PhotoRoutes.uploadedPhotoPath(request),
+                                     expected: expected, renaming: renames)
         }
-        if refusal?.status == .preconditionFailed {
-            // Saved again from the form shown now, what was typed is meant to replace the other change.
-            form.version = try app.store.trip(id: trip.id)?.editVersion ?? ""
+        guard let refusal else {
+            if findingPlaces { return try render(request, form: form).response(for: request) }
+            return .redirect(to: localRedirectPath(request.form["return"]) ?? "/trips/\(trip.id)?edit=1")
         }
-        if let refusal {
-            return refusal.answer(try render(request, form: form, rename: rename, status: refusal.status).response(for: request))
-        }
-        if rename != nil {
-            return try render(request, form: form, rename: rename, status: .unprocessableContent).response(for: request)
-        }
-        if findingPlaces { return try render(request, form: form).response(for: request) }
-        return .redirect(to: localRedirectPath(request.form["return"]) ?? "/trips/\(trip.id)?edit=1")
+        // Saved again from the form shown now (its versions drawn from now), what was typed is meant to replace the other change.
+        let now = refusal.status == .preconditionFailed ? try app.store.fetch(.checklist(tripID: trip.id)) : nil
+        if let now { form.version = now.trip.editVersion }
+        var page = refusal.answer(try render(request, form: form, rename: shown, status: refusal.status).response(for: request))
+        if let now { for (name, value) in CurrentVersions.headers(CurrentVersions.tripForm(now)) { page.headers[name] = value } }
+        return page
     }
 
-    /// Renames each of the trip's activities whose field (`activity-name-<id>`) holds another
-    /// name; the first name refused stops there, to be shown beside its field.
-    private func renameActivities(of trip: Trip, _ fields: FormFields) throws -> RenameProblem? {
-        for (name, typed) in fields where name.hasPrefix(Self.renameFieldPrefix) {
-            guard let id = Int64(name.dropFirst(Self.renameFieldPrefix.count)),
-                  let activity = try app.store.activity(id: id), activity.tripID == trip.id, activity.name != typed else { continue }
-            do {
-                try app.store.renameActivity(id: id, name: typed)
-            } catch let error as ValidationError {
-                return RenameProblem(activityID: id, typed: typed, message: error.message)
-            }
+    static let unversionedMessage = """
+        This form came without the version it was opened with, so saving it could overwrite changes made elsewhere. \
+        Nothing was saved: check what is shown and save again.
+        """
+
+    /// The activity names typed in the form (`activity-name-<id>`), with the name each field
+    /// showed (`activity-was-<id>`, nil when the form sent none).
+    private static func typedNames(_ fields: FormFields) -> [Int64: (name: String, was: String?)] {
+        var typed: [Int64: (name: String, was: String?)] = [:]
+        for (field, value) in fields where field.hasPrefix(renameFieldPrefix) {
+            guard let id = Int64(field.dropFirst(renameFieldPrefix.count)) else { continue }
+            typed[id] = (value, fields[renameVersionPrefix + String(id)])
         }
-        return nil
+        return typed
     }
 
-    /// The name of an activity's rename field in the trip form (the template writes the same).
+    /// The names changed from what the form showed; nil when a field came without what it showed.
+    private static func renames(_ typed: [Int64: (name: String, was: String?)]) -> [ActivityRename]? {
+        var renames: [ActivityRename] = []
+        for (id, field) in typed.sorted(by: { $0.key < $1.key }) {
+            guard let was = field.was else { return nil }
+            if field.name != was { renames.append(ActivityRename(id: id, name: field.name, expected: was)) }
+        }
+        return renames
+    }
+
+    /// The first rename whose name the rules refuse, with why.
+    private static func refusal(_ rename: ActivityRename) -> (activityID: Int64, message: String)? {
+        do {
+            _ = try WishlistStore.validatedActivityName(rename.name)
+            return nil
+        } catch {
+            return (rename.id, error.message)
+        }
+    }
+
+    /// The name of an activity's rename field in the trip form (the template writes the same),
+    /// and of the field holding the name it was drawn with.
     static let renameFieldPrefix = "activity-name-"
+    static let renameVersionPrefix = "activity-was-"
 
     func confirmDelete(_ request: Request) throws -> Response {
         let trip = try trip(request)
@@ -99,12 +129,17 @@ extension TripPage {
         let activity = try activity(request)
         let typed = request.form["name"] ?? ""
         do {
-            // A script sends the name it showed (`was`): a rename made elsewhere meanwhile is not overwritten.
-            try app.store.renameActivity(id: activity.id, name: typed, expected: request.form["was"])
+            // The name it showed (`was`): a rename made elsewhere meanwhile is not overwritten. Without
+            // it, a name the rules refuse still says why; any other is refused, never trusted.
+            guard let was = request.form["was"] else {
+                _ = try WishlistStore.validatedActivityName(typed)
+                throw HTTPError(.preconditionRequired, Self.unversionedMessage)
+            }
+            try app.store.renameActivity(id: activity.id, name: typed, expected: was)
         } catch {
             guard let unsaved = UnsavedChange(error) else { throw error }
             return unsaved.answer(try render(request, tripID: activity.tripID,
-                                             rename: RenameProblem(activityID: activity.id, typed: typed, message: unsaved.message),
+                                             rename: RenameProblem(typed: [activity.id: typed], refused: (activity.id, unsaved.message)),
                                              status: unsaved.status).response(for: request))
         }
         return .redirect(to: "/trips/\(activity.tripID)?edit=1")

@@ -19,11 +19,11 @@ struct TripPage {
         registerGallery(on: &router)
     }
 
-    /// A rename that could not be saved: shown again in its field, with the reason beside it.
+    /// Activity names typed in a form that was not saved: shown again in their fields, the one
+    /// refused with the reason beside it.
     struct RenameProblem: Sendable {
-        let activityID: Int64
-        let typed: String
-        let message: String
+        var typed: [Int64: String]
+        var refused: (activityID: Int64, message: String)?
     }
 
     /// The edit-mode form: the trip's fields and the activity renames, which leaving saves.
@@ -193,13 +193,12 @@ struct ActivityListView: FragmentView {
                 var row: [String: MustacheValue] = [
                     "id": .int(Int(activity.id)),
                     "name": .string(activity.name),
-                    "editValue": .string(activity.name),
+                    "editValue": .string(rename?.typed[activity.id] ?? activity.name),
                     "isComplete": .bool(activity.isComplete),
                     "toggleValue": .string(activity.isComplete ? "false" : "true"),
                 ]
-                if let rename, rename.activityID == activity.id {
-                    row["editValue"] = .string(rename.typed)
-                    row["renameError"] = .string(rename.message)
+                if let refused = rename?.refused, refused.activityID == activity.id {
+                    row["renameError"] = .string(refused.message)
                 }
                 return .object(row)
             }),

@@ -55,7 +55,7 @@ public final class WishlistApp: Sendable {
             reload: configuration.reloadTemplates)
         staticFiles = try StaticFiles(root: configuration.resourcesDirectory.appendingPathComponent("Public").path, prefix: "/static/",
                                       bundles: [Self.stylesheetBundle, Self.scriptBundle])
-        idempotentWrites = IdempotentWrites(clock: store.clock)
+        idempotentWrites = IdempotentWrites(store: store)
         let stylesheet = Stylesheet(staticFiles, name: Self.stylesheetBundle.name)
         securityHeaders = SecurityHeaders(contentSecurityPolicy: SecurityHeaders.contentSecurityPolicy(
             styleHashes: [staticFiles.contentHash(of: Self.stylesheetBundle.name)].compactMap { $0 }))

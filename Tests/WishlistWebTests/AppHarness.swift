@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Testing
 import TestSupport
 import WishlistCore
 @testable import WishlistWeb
@@ -68,6 +69,12 @@ class AppHarness {
         app.shutdown()
         store.close()
         try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// The versions trip `id`'s edit form is drawn with now (`was`, `activity-was-<id>`), which
+    /// a form sends back with what was typed.
+    func formVersions(ofTrip id: Int64) throws -> [(String, String)] {
+        CurrentVersions.tripForm(try #require(try store.fetch(.checklist(tripID: id)))).map { ($0.name, $0.value) }
     }
 
     /// The seeded activity called `name`.

@@ -24,7 +24,8 @@ import TestSupport
             #expect(trip.status == 422 && trip.text.contains(tripMessage), "trip named \(name.prefix(10))")
             // The form comes back with what was typed, so nothing is lost.
             #expect(trip.text.contains("aria-invalid=\"true\""))
-            let edit = try client.post("/trips/1", form: [("name", name), ("collection", TripCollection.springEscapes.rawValue)], token: token)
+            let edit = try client.post("/trips/1", form: [("name", name), ("collection", TripCollection.springEscapes.rawValue)]
+                                       + fixture.formVersions(ofTrip: 1), token: token)
             #expect(edit.status == 422 && edit.text.contains(tripMessage))
             let activity = try client.post("/trips/1/activities", form: [("name", name)], token: token)
             #expect(activity.status == 422 && activity.text.contains(activityMessage))

@@ -27,7 +27,7 @@ import WishlistCore
         _ = try browser.get("/trips/new")
         let trip = [("name", "Kyoto in autumn"), ("subtitle", "Maple leaves"), ("collection", TripCollection.fallGetaways.rawValue)]
         let pages = [try browser.post("/trips", form: trip),
-                     try browser.post("/trips/1", form: trip),
+                     try browser.post("/trips/1", form: trip + harness.formVersions(ofTrip: 1)),
                      try browser.post("/trips/1/activities", form: [("name", "Temple walk at dawn")])]
         for page in pages {
             #expect(page.status == 503 && page.header("Retry-After") == "2")

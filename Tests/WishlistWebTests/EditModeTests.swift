@@ -17,7 +17,7 @@ import WishlistCore
         let reply = try fixture.client.post("/trips/\(trip.id)", form: [
             ("name", "Mont Blanc at Dawn"), ("collection", "winterRetreats"), ("subtitle", "First light"),
             ("activity-name-\(activity.id)", "Snowshoe hike at dawn"), ("return", "/trips/\(trip.id)"),
-        ], token: try fixture.csrfToken())
+        ] + fixture.formVersions(ofTrip: trip.id), token: try fixture.csrfToken())
         #expect(reply.status == 303 && reply.header("Location") == "/trips/\(trip.id)")
         #expect(try fixture.store.trip(id: trip.id)?.name == "Mont Blanc at Dawn")
         #expect(try fixture.store.trip(id: trip.id)?.subtitle == "First light")
@@ -31,7 +31,7 @@ import WishlistCore
         let reply = try fixture.client.post("/trips/\(trip.id)", form: [
             ("name", "Mont Blanc at Dawn"), ("collection", trip.collection.rawValue), ("subtitle", ""),
             ("activity-name-\(activity.id)", "   "), ("return", "/trips/\(trip.id)"),
-        ], token: try fixture.csrfToken())
+        ] + fixture.formVersions(ofTrip: trip.id), token: try fixture.csrfToken())
         #expect(reply.status == 422)
         #expect(reply.text.contains(#"value="Mont Blanc at Dawn""#))
         #expect(reply.text.contains("Enter an activity name."))
@@ -45,7 +45,7 @@ import WishlistCore
         let reply = try fixture.client.post("/trips/\(trip.id)", form: [
             ("name", "Mont Blanc at Dawn " + String(repeating: "x", count: 150)), ("collection", trip.collection.rawValue),
             ("subtitle", String(repeating: "Fresh powder all week. ", count: 8)),
-        ], token: try fixture.csrfToken())
+        ] + fixture.formVersions(ofTrip: trip.id), token: try fixture.csrfToken())
         #expect(reply.status == 507)
         #expect(reply.text.contains(StorageFull.message))
         #expect(reply.text.contains(#"value="Mont Blanc at Dawn xxxx"#))

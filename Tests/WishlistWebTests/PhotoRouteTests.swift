@@ -108,7 +108,7 @@ import TestSupport
         #expect(edit.contains("/trips/\(trip.id)/thumbnail?v=\(trip.photo?.version ?? "?")"), "the edit form shows the current photo")
 
         let reply = try site.postTripForm("/trips/\(trip.id)", name: trip.name, collection: trip.collection.rawValue,
-                                          photo: ("new.jpg", try site.photo(seed: 9)))
+                                          photo: ("new.jpg", try site.photo(seed: 9)), versions: site.formVersions(ofTrip: trip.id))
         #expect(reply.status == 303)
 
         let replaced = try #require(try site.store.trip(id: trip.id)?.photo)
@@ -188,9 +188,9 @@ private extension LiveServer {
 
     /// Posts the trip form as a browser does: the CSRF cookie and field from a GET first, multipart body.
     func postTripForm(_ action: String, name: String, subtitle: String = "", collection: String = "springEscapes",
-                      photo: (fileName: String, bytes: [UInt8])? = nil) throws -> Reply {
+                      photo: (fileName: String, bytes: [UInt8])? = nil, versions: [(String, String)] = []) throws -> Reply {
         let token = try #require(try get("/trips/new").cookie(CSRFProtection.cookieName))
-        let form = SocketClient.multipart([("_csrf", token), ("name", name), ("subtitle", subtitle), ("collection", collection)],
+        let form = SocketClient.multipart([("_csrf", token), ("name", name), ("subtitle", subtitle), ("collection", collection)] + versions,
                                        photo: photo)
         return try Endpoint(port: port).send("POST", action, headers: [
             "Cookie": "\(CSRFProtection.cookieName)=\(token)", "Content-Type": form.contentType,

@@ -112,7 +112,7 @@ import WishlistCore
         let saved = try fixture.client.post("/trips/\(trip.id)", form: [
             ("name", trip.name), ("collection", trip.collection.rawValue), ("destination", "Kyoto, Japan"), ("place", token),
             ("startDate", "2027-03-28"), ("endDate", ""),
-        ], token: try fixture.csrfToken())
+        ] + fixture.formVersions(ofTrip: trip.id), token: try fixture.csrfToken())
         #expect(saved.status == 303)
         let after = try #require(try fixture.store.trip(id: trip.id))
         #expect(after.destination == trip.destination && after.endDate == nil)
@@ -120,7 +120,7 @@ import WishlistCore
         let found = try fixture.client.post("/trips/\(trip.id)", form: [
             ("name", trip.name), ("collection", trip.collection.rawValue), ("destination", "annecy"), ("findPlace", "1"),
             ("activity-name-\(activity.id)", "Renamed while finding a place"),
-        ], token: try fixture.csrfToken())
+        ] + fixture.formVersions(ofTrip: trip.id), token: try fixture.csrfToken())
         #expect(found.status == 200 && found.text.contains("Annecy, "))
         #expect(try fixture.store.trip(id: trip.id)?.destination == trip.destination)
         #expect(try fixture.store.activity(id: activity.id)?.name == "Renamed while finding a place",

@@ -1,7 +1,7 @@
 import Persistence
 
 /// The database schema of the wishlist. Table names are the entity names that appear in the
-/// history feed: Trip, Activity, TripImage, Goal, Preference (APIToken stays out of it).
+/// history feed: Trip, Activity, TripImage, Goal, Preference (APIToken, CalendarFeed and IdempotencyKey stay out of it).
 ///
 /// Derived data is kept by triggers, so every write path (the app, seeding, import, a script
 /// using the sqlite3 shell) leaves it right within its own transaction and no reader ever sees
@@ -36,6 +36,7 @@ enum Schema {
         galleries,
         calendarFeeds,
         thumbnailsOncePerImage,
+        idempotencyKeys,
     ]
 
     /// Photos (see `PhotoLibrary`). The sizes and the content version live on the trip row so

@@ -23,19 +23,27 @@ extension WishlistStore {
         }
     }
 
-    /// Changes the trip's text and, given `photoPath`, makes that photo its cover (the old cover
-    /// stays in the trip's gallery, second). With `expected`
-    /// (the `editVersion` the form was drawn with), a trip changed meanwhile is not overwritten:
-    /// `WishlistError.changedMeanwhile`.
-    public func updateTrip(id: Trip.ID, draft: TripDraft, photoAt photoPath: String? = nil, expected: String? = nil,
-                           author: String = appAuthor) throws {
-        let trip = try draft.validated()
+    /// Saves a trip's form in one transaction, all or nothing: its fields (`draft`; nil saves the
+    /// renames alone) and, given `photoPath`, that photo as its cover (the old cover stays in the
+    /// trip's gallery, second), and the activity names typed beside them. With `expected` (the
+    /// `editVersion` the form was drawn with) a trip changed meanwhile, and always an activity
+    /// renamed or deleted since its rename's `expected` name, is not overwritten:
+    /// `WishlistError.changedMeanwhile`, and nothing is saved.
+    public func updateTrip(id: Trip.ID, draft: TripDraft?, photoAt photoPath: String? = nil, expected: String? = nil,
+                           renaming renames: [ActivityRename] = [], author: String = appAuthor) throws {
+        let trip = try draft?.validated()
+        let renames = try renames.map { rename in
+            ActivityRename(id: rename.id, name: try Self.validatedActivityName(rename.name), expected: rename.expected)
+        }
         let photo = try photoPath.map(photos.prepare)
         try photos.committing(photo) { stored in
             try database.write(author: author) { connection in
                 if let expected { try Self.requireTrip(id: id, unchangedFrom: expected, on: connection) }
-                try Rows.updateTrip(id: id, trip, on: connection)
-                try Self.requireChange(on: connection, entity: "trip", id: id)
+                for rename in renames { try Self.rename(rename, ofTrip: id, at: clock.now(), on: connection) }
+                if let trip {
+                    try Rows.updateTrip(id: id, trip, on: connection)
+                    try Self.requireChange(on: connection, entity: "trip", id: id)
+                }
                 if let stored { try PhotoRows.add(stored, toTrip: id, .first, on: connection) }
                 return ((), released: [])
             }
@@ -45,6 +53,21 @@ extension WishlistStore {
     private static func requireTrip(id: Trip.ID, unchangedFrom version: String, on connection: Connection) throws {
         let now = try connection.fetchOne(Trip.self, "SELECT \(Trip.selection) FROM Trip WHERE id = ?", [id])
         if let now, now.editVersion != version { throw WishlistError.changedMeanwhile(entity: "trip") }
+    }
+
+    /// One of a trip form's renames; an activity of another trip, or changed since, is refused.
+    private static func rename(_ rename: ActivityRename, ofTrip tripID: Trip.ID, at date: Date, on connection: Connection) throws {
+        let now = try connection.fetchOne("SELECT name FROM Activity WHERE id = ? AND trip_id = ?", [rename.id, tripID])
+            .map { $0["name"] as String }
+        guard let now, now == rename.expected || now == rename.name else {
+            throw WishlistError.changedMeanwhile(entity: "activity “\(rename.expected)”")
+        }
+        if now != rename.name { try setActivityName(rename.name, id: rename.id, at: date, on: connection) }
+    }
+
+    private static func setActivityName(_ name: String, id: Activity.ID, at date: Date, on connection: Connection) throws {
+        try connection.execute("UPDATE Activity SET name = ?, name_folded = ?, date_edited = ? WHERE id = ?",
+                               [name, name.folded, date, id])
     }
 
     /// Deletes the trip with its activities; its photo stays while the deletion can be undone
@@ -74,8 +97,7 @@ extension WishlistStore {
                now != expected, now != name {
                 throw WishlistError.renamedMeanwhile(entity: "activity", now: now)
             }
-            try connection.execute("UPDATE Activity SET name = ?, name_folded = ?, date_edited = ? WHERE id = ?",
-                                   [name, name.folded, clock.now(), id])
+            try Self.setActivityName(name, id: id, at: clock.now(), on: connection)
             try Self.requireChange(on: connection, entity: "activity", id: id)
         }
     }
@@ -117,7 +139,7 @@ extension WishlistStore {
         }
     }
 
-    static func validatedActivityName(_ name: String) throws(ValidationError) -> String {
+    public static func validatedActivityName(_ name: String) throws(ValidationError) -> String {
         try TextRules.required(name, field: "name", noun: "activity name", emptyMessage: "Enter an activity name.")
     }
 
@@ -131,5 +153,16 @@ extension WishlistStore {
     /// Throws `notFound` when the last UPDATE or DELETE matched no row.
     private static func requireChange(on connection: Connection, entity: String, id: Int64) throws {
         if connection.changes == 0 { throw WishlistError.notFound(entity: entity, id: id) }
+    }
+}
+
+/// An activity's name typed in a trip's form, with the name the form showed (`expected`).
+public struct ActivityRename: Sendable, Equatable {
+    public let id: Activity.ID
+    public let name: String
+    public let expected: String
+
+    public init(id: Activity.ID, name: String, expected: String) {
+        (self.id, self.name, self.expected) = (id, name, expected)
     }
 }
