@@ -58,8 +58,15 @@ function replaceElement(fresh, { keepFiles = false } = {}) {
   const focused = current.contains(document.activeElement) ? document.activeElement : null;
   const focusedKey = focused && controlKey(focused);
   const caret = focused && typeof focused.selectionStart === "number" ? [focused.selectionStart, focused.selectionEnd] : null;
-  const typed = new Map([...current.querySelectorAll("input, select, textarea")]
-    .filter((el) => isEdited(el) && (keepFiles || el.type !== "file")).map((el) => [controlKey(el), el.type === "file" ? el.files : el.value]));
+  const edited = [...current.querySelectorAll("input, select, textarea")].filter((el) => isEdited(el) && (keepFiles || el.type !== "file"));
+  const typed = new Map(edited.map((el) => [controlKey(el), el.type === "file" ? el.files : el.value]));
+  // What an edited field was drawn with, and its version field (`data-version-of`), stay as they
+  // were: a save of what was typed must still be checked against what it replaces, never against
+  // a change that arrived meanwhile (that one would be overwritten unasked).
+  const drawn = new Map(edited.filter((el) => "defaultValue" in el && el.type !== "file").map((el) => [controlKey(el), el.defaultValue]));
+  const editedIDs = new Set(edited.map((el) => el.id).filter(Boolean));
+  const versions = new Map([...current.querySelectorAll("input[data-version-of]")]
+    .filter((el) => editedIDs.has(el.dataset.versionOf)).map((el) => [controlKey(el), el.value]));
   // A live region stays in place, so what it now says is announced.
   if (current.getAttribute("role") === "status") {
     current.replaceChildren(...fresh.childNodes);
@@ -76,7 +83,10 @@ function replaceElement(fresh, { keepFiles = false } = {}) {
       el.files = typed.get(key);
       el.dispatchEvent(new Event("change", { bubbles: true }));
     } else if (typed.has(key)) {
+      if (drawn.has(key)) el.defaultValue = drawn.get(key);
       el.value = typed.get(key);
+    } else if (versions.has(key)) {
+      el.value = versions.get(key);
     }
     if (key === focusedKey) {
       el.focus({ preventScroll: true });

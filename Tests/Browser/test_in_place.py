@@ -8,7 +8,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 from conftest import screenshot, wait_until
-from test_edits import mark_page, open_edit_mode
+from test_edits import mark_page, open_edit_mode, press_done
 from test_layout import add_trip
 from test_screens import activity_names, check, open_trip
 
@@ -152,3 +152,32 @@ def test_a_check_off_brings_its_own_tab_the_changed_fragments_not_a_whole_page(s
         assert 'id="activity-list"' in answer
         assert "<html" not in answer and "<nav" not in answer, "a whole page came back"
     assert browser.execute_script("return window.__notReloaded === true")
+
+
+def test_a_rename_typed_while_another_tab_renames_the_same_activity_asks_instead_of_overwriting(server, browser, second_browser):
+    """A live update redraws the list under a rename being typed: the typed text stays, and so
+    does the name it was typed over, so saving it (its own save, or Done) asks rather than
+    overwriting the other tab's rename."""
+    open_edit_mode(browser, server)
+    field = browser.find_element(By.CSS_SELECTOR, "#activity-list input[data-rename-url]")
+    field_id = field.get_attribute("id")
+    activity = field_id.removeprefix("activity-name-")
+    drawn = field.get_attribute("value")
+    field.send_keys(Keys.CONTROL, "a", Keys.NULL, "Mine")
+    browser.execute_script("window.__list = document.getElementById('activity-list')")
+
+    open_edit_mode(second_browser, server)
+    second_browser.find_element(By.ID, field_id).send_keys(Keys.CONTROL, "a", Keys.NULL, "Theirs", Keys.ENTER)
+
+    # The other rename is saved once this tab's list is redrawn by the live update it makes.
+    wait_until(browser, lambda d: d.execute_script("return document.getElementById('activity-list') !== window.__list"))
+    assert browser.find_element(By.ID, field_id).get_attribute("value") == "Mine", "what was typed stays"
+    assert browser.find_element(By.NAME, f"activity-was-{activity}").get_attribute("value") == drawn
+    # Leaving the redrawn field may have saved the rename already: refused, and said.
+    for box in browser.find_elements(By.CSS_SELECTOR, "dialog[open]"):
+        assert "renamed to “Theirs”" in box.text, box.text
+        box.find_element(By.TAG_NAME, "button").click()
+    press_done(browser)
+    wait_until(browser, lambda d: "Theirs" in d.find_element(By.TAG_NAME, "main").text)
+    second_browser.refresh()
+    assert second_browser.find_element(By.ID, field_id).get_attribute("value") == "Theirs", "not overwritten unasked"
