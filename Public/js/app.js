@@ -63,10 +63,14 @@ function replaceElement(fresh, { keepFiles = false } = {}) {
   // What an edited field was drawn with, and its version field (`data-version-of`), stay as they
   // were: a save of what was typed must still be checked against what it replaces, never against
   // a change that arrived meanwhile (that one would be overwritten unasked).
+  // A field whose new copy was drawn with what was typed (this tab's own save answered) keeps nothing.
   const drawn = new Map(edited.filter((el) => "defaultValue" in el && el.type !== "file").map((el) => [controlKey(el), el.defaultValue]));
-  const editedIDs = new Set(edited.map((el) => el.id).filter(Boolean));
+  const unsaved = (id) => {
+    const field = id && fresh.querySelector(`#${CSS.escape(id)}`);
+    return field && typed.has(controlKey(field)) && field.defaultValue !== typed.get(controlKey(field));
+  };
   const versions = new Map([...current.querySelectorAll("input[data-version-of]")]
-    .filter((el) => editedIDs.has(el.dataset.versionOf)).map((el) => [controlKey(el), el.value]));
+    .filter((el) => unsaved(el.dataset.versionOf)).map((el) => [controlKey(el), el.value]));
   // A live region stays in place, so what it now says is announced.
   if (current.getAttribute("role") === "status") {
     current.replaceChildren(...fresh.childNodes);
@@ -83,7 +87,7 @@ function replaceElement(fresh, { keepFiles = false } = {}) {
       el.files = typed.get(key);
       el.dispatchEvent(new Event("change", { bubbles: true }));
     } else if (typed.has(key)) {
-      if (drawn.has(key)) el.defaultValue = drawn.get(key);
+      if (drawn.has(key) && el.defaultValue !== typed.get(key)) el.defaultValue = drawn.get(key);
       el.value = typed.get(key);
     } else if (versions.has(key)) {
       el.value = versions.get(key);
