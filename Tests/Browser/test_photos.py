@@ -12,7 +12,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import WishlistServer, screenshot, wait_until
+from conftest import DESKTOP, PHONE, WishlistServer, screenshot, wait_until
 
 UNPREVIEWABLE = "Preview not available — it will be converted when you save."
 # Enough of an HEIC's header for the form to know it: a box of type ftyp, brand heic.
@@ -107,6 +107,30 @@ def test_a_file_that_is_not_an_image_gets_a_message_not_a_broken_preview(server,
     assert browser.current_url.endswith("/trips/new") and requests_sent(browser) == 0
     screenshot(browser, "photo-not-an-image")
     assert "Not a Photo" not in trip_names(server)
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_damaged_photo_is_named_beside_the_photo_field_which_takes_the_focus(server, browser, tmp_path, size):
+    """The page's check passes it (a JPEG's first bytes); the server's word comes back beside the
+    field, marked and focused, and stays until another file is chosen."""
+    browser.set_window_size(*size)
+    damaged = tmp_path / "damaged.jpg"
+    damaged.write_bytes(make_jpeg(tmp_path).read_bytes()[:900])
+    fill_new_trip(browser, server, "Broken Harbor", damaged)
+    click_save(browser)
+    wait_until(browser, lambda d: d.find_element(By.ID, "new-trip-photo-error").is_displayed(), timeout=15)
+    assert browser.find_element(By.ID, "new-trip-photo-error").text == \
+        "That image is damaged or incomplete and can't be read. Try exporting it again."
+    field = browser.find_element(By.CSS_SELECTOR, "input[name=photo]")
+    assert field.get_attribute("aria-invalid") == "true"
+    assert field.get_attribute("aria-describedby") == "new-trip-photo-error"
+    wait_until(browser, lambda d: d.switch_to.active_element == d.find_element(By.CSS_SELECTOR, "input[name=photo]"))
+    assert "Broken Harbor" not in trip_names(server)
+    screenshot(browser, "photo-damaged")
+    # Another file chosen: the server's word was about the last one.
+    browser.find_element(By.CSS_SELECTOR, "input[name=photo]").send_keys(str(tmp_path / "harbor.jpg"))
+    wait_until(browser, lambda d: not d.find_element(By.ID, "new-trip-photo-error").is_displayed())
+    assert browser.find_element(By.CSS_SELECTOR, "input[name=photo]").get_attribute("aria-invalid") is None
 
 
 def test_heic_says_it_will_be_converted_instead_of_a_broken_preview(server, browser, tmp_path):
