@@ -117,7 +117,7 @@ def test_a_damaged_photo_is_named_beside_the_photo_field_which_takes_the_focus(s
     damaged = tmp_path / "damaged.jpg"
     damaged.write_bytes(make_jpeg(tmp_path).read_bytes()[:900])
     fill_new_trip(browser, server, "Broken Harbor", damaged)
-    click_save(browser)
+    browser.find_element(By.CSS_SELECTOR, ".form-head button[type=submit]").click()
     wait_until(browser, lambda d: d.find_element(By.ID, "new-trip-photo-error").is_displayed(), timeout=15)
     assert browser.find_element(By.ID, "new-trip-photo-error").text == \
         "That image is damaged or incomplete and can't be read. Try exporting it again."
