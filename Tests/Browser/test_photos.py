@@ -109,28 +109,38 @@ def test_a_file_that_is_not_an_image_gets_a_message_not_a_broken_preview(server,
     assert "Not a Photo" not in trip_names(server)
 
 
-@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_a_damaged_photo_is_named_beside_the_photo_field_which_takes_the_focus(server, browser, tmp_path, size):
-    """The page's check passes it (a JPEG's first bytes); the server's word comes back beside the
-    field, marked and focused, and stays until another file is chosen."""
-    browser.set_window_size(*size)
+def damaged_photo(tmp_path):
+    """A JPEG cut short: the page's check passes it (a JPEG's first bytes), the server refuses it.
+    A whole one, `harbor.jpg`, lies beside it."""
     damaged = tmp_path / "damaged.jpg"
     damaged.write_bytes(make_jpeg(tmp_path).read_bytes()[:900])
-    fill_new_trip(browser, server, "Broken Harbor", damaged)
-    browser.find_element(By.CSS_SELECTOR, ".form-head button[type=submit]").click()
-    wait_until(browser, lambda d: d.find_element(By.ID, "new-trip-photo-error").is_displayed(), timeout=15)
-    assert browser.find_element(By.ID, "new-trip-photo-error").text == \
-        "That image is damaged or incomplete and can't be read. Try exporting it again."
-    field = browser.find_element(By.CSS_SELECTOR, "input[name=photo]")
+    return damaged
+
+
+def assert_the_servers_word_is_beside_the_photo_field(browser, form_id, tmp_path):
+    """Once the form came back refused: the message under the photo field, which is marked and
+    focused, until another file is chosen."""
+    error = (By.ID, f"{form_id}-photo-error")
+    photo_field = (By.CSS_SELECTOR, f"#{form_id} input[name=photo]")
+    wait_until(browser, lambda d: d.find_element(*error).is_displayed(), timeout=15)
+    assert browser.find_element(*error).text == "That image is damaged or incomplete and can't be read. Try exporting it again."
+    field = browser.find_element(*photo_field)
     assert field.get_attribute("aria-invalid") == "true"
-    assert field.get_attribute("aria-describedby") == "new-trip-photo-error"
-    wait_until(browser, lambda d: d.switch_to.active_element == d.find_element(By.CSS_SELECTOR, "input[name=photo]"))
+    assert field.get_attribute("aria-describedby") == f"{form_id}-photo-error"
+    wait_until(browser, lambda d: d.switch_to.active_element == d.find_element(*photo_field))
+    screenshot(browser, f"photo-damaged-{form_id}")
+    browser.find_element(*photo_field).send_keys(str(tmp_path / "harbor.jpg"))
+    wait_until(browser, lambda d: not d.find_element(*error).is_displayed())
+    assert browser.find_element(*photo_field).get_attribute("aria-invalid") is None
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_damaged_photo_on_new_trip_is_named_beside_the_photo_field(server, browser, tmp_path, size):
+    browser.set_window_size(*size)
+    fill_new_trip(browser, server, "Broken Harbor", damaged_photo(tmp_path))
+    browser.find_element(By.CSS_SELECTOR, ".form-head button[type=submit]").click()
+    assert_the_servers_word_is_beside_the_photo_field(browser, "new-trip", tmp_path)
     assert "Broken Harbor" not in trip_names(server)
-    screenshot(browser, "photo-damaged")
-    # Another file chosen: the server's word was about the last one.
-    browser.find_element(By.CSS_SELECTOR, "input[name=photo]").send_keys(str(tmp_path / "harbor.jpg"))
-    wait_until(browser, lambda d: not d.find_element(By.ID, "new-trip-photo-error").is_displayed())
-    assert browser.find_element(By.CSS_SELECTOR, "input[name=photo]").get_attribute("aria-invalid") is None
 
 
 def test_heic_says_it_will_be_converted_instead_of_a_broken_preview(server, browser, tmp_path):
