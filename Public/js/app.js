@@ -83,9 +83,10 @@ function replaceElement(fresh, { keepFiles = false } = {}) {
   for (const el of fresh.querySelectorAll("input, select, textarea")) {
     const key = controlKey(el);
     if (typed.has(key) && el.type === "file") {
-      // A photo chosen but refused with the rest of the form stays chosen, to be sent again.
+      // A photo chosen but refused with the rest of the form stays chosen, to be sent again;
+      // `restored`: the same file the server just judged, so its word on it stands.
       el.files = typed.get(key);
-      el.dispatchEvent(new Event("change", { bubbles: true }));
+      el.dispatchEvent(new CustomEvent("change", { bubbles: true, detail: { restored: true } }));
     } else if (typed.has(key)) {
       if (drawn.has(key) && el.defaultValue !== typed.get(key)) el.defaultValue = drawn.get(key);
       el.value = typed.get(key);

@@ -1,6 +1,7 @@
 // A trip's photos added many at once: chosen (the phone's picker too) or dropped, each file is
 // sent on its own through the API, two at a time, with its own progress and outcome: added,
-// refused with the server's reason, or not sent (then Retry). The page stays usable meanwhile;
+// already in this trip (the same picture: nothing added), refused with the server's reason, or
+// not sent (then Retry). The page stays usable meanwhile;
 // the gallery shows each photo as it is stored (the live update of its fragment). Leaving while
 // files are still going asks first; the ones that finished are kept whatever happens.
 // Without this script the form sends every file in one post.
@@ -32,7 +33,7 @@
 
     function finish(upload, outcome, reason) {
       upload.progress.remove();
-      upload.item.classList.toggle("is-refused", outcome !== "Added");
+      upload.item.classList.toggle("is-refused", outcome === "Not added" || outcome === "Not sent");
       upload.state.textContent = outcome;
       upload.item.querySelector(".upload-reason")?.remove();
       if (reason) upload.item.append(Object.assign(document.createElement("p"), { className: "upload-reason", textContent: reason }));
@@ -63,6 +64,7 @@
       });
       request.addEventListener("load", () => {
         if (request.status === 201) return finish(upload, "Added");
+        if (request.status === 200) return finish(upload, "Already in this trip");
         let message = "";
         try { message = JSON.parse(request.responseText).error?.message ?? ""; } catch { /* not JSON: a proxy's page */ }
         if (request.status >= 500 || request.status === 429) finish(upload, "Not sent", message || "The server could not take it now.");

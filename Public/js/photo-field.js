@@ -45,30 +45,34 @@ function photoParts(field) {
   return { input, preview, unpreviewable: field.querySelector(".photo-unpreviewable"), problem: field.querySelector("[data-photo-problem]") };
 }
 
+// The field is invalid while it shows a problem: this page's check, else the server's word (as
+// rendered, and not yet hidden by a new file chosen).
 function showPhotoState(field, { problem: message = "", canPreview = true } = {}) {
   const { input, preview, unpreviewable, problem } = photoParts(field);
   problem.textContent = message;
   problem.hidden = !message;
-  if (message) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
-  const describedBy = message ? problem.id : input.dataset.describedBy;
+  const serverSays = [...field.querySelectorAll(".field-error")].some((error) => !error.hidden);
+  if (message || serverSays) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
+  const describedBy = message ? problem.id : serverSays ? input.dataset.describedBy : "";
   if (describedBy) input.setAttribute("aria-describedby", describedBy); else input.removeAttribute("aria-describedby");
   unpreviewable.hidden = canPreview;
   preview.hidden = !canPreview;
 }
 
-function showChosenPhoto(field) {
+// `restored`: the file is the one the server has just refused (the form drawn again with it).
+function showChosenPhoto(field, { restored = false } = {}) {
   const { input, preview, unpreviewable } = photoParts(field);
   const file = input.files[0];
   if (preview.src.startsWith("blob:")) URL.revokeObjectURL(preview.src);
   preview.src = preview.dataset.originalSrc;
+  // A new file: the server's word on the last file sent no longer applies.
+  if (file && !restored) for (const error of field.querySelectorAll(".field-error")) error.hidden = true;
   showPhotoState(field);
   field.photoCheck = null;
   if (!file) {
     preview.hidden = preview.dataset.originallyHidden === "true";
     return;
   }
-  // The server's word on the last file sent no longer applies.
-  for (const error of field.querySelectorAll(".field-error")) error.hidden = true;
   unpreviewable.querySelector("[data-file-name]").textContent = file.name;
   field.photoCheck = checkPhoto(field, file).then((check) => {
     if (input.files[0] !== file) return check;
@@ -81,7 +85,7 @@ function showChosenPhoto(field) {
 
 document.addEventListener("change", (event) => {
   const field = event.target.matches('input[type="file"]') && event.target.closest("[data-photo-field]");
-  if (field) showChosenPhoto(field);
+  if (field) showChosenPhoto(field, { restored: event.detail?.restored === true });
 });
 
 // "reset" fires before the form is reset: look once it is.

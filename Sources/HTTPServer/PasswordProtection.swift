@@ -1,6 +1,8 @@
 /// Lets only signed-in clients through, for a server reachable beyond this machine. A form at
 /// `loginPath` takes the password; the right one starts a server-side session (a random id in
 /// an HttpOnly, SameSite=Strict cookie, with an expiry); `logoutPath` (POST) ends it.
+/// A browser sent to sign in comes back to the page it asked for: its path rides along as
+/// `return=` (a path on this site only, `localRedirectPath`), else it goes to `homePath`.
 ///
 /// Wrong passwords are limited per client address and overall, so guesses from many addresses
 /// stay bounded too. A locked-out address is refused without its password being looked at,
@@ -14,7 +16,7 @@ public struct PasswordProtection: Middleware {
     public struct Options: Sendable {
         public var loginPath = "/login"
         public var logoutPath = "/logout"
-        /// Where a successful login goes.
+        /// Where a successful login goes when no page was asked for.
         public var homePath = "/"
         /// Cookies are shared by every port of a host: a name of its own keeps another local
         /// app's `session` cookie from replacing this one.
@@ -41,11 +43,15 @@ public struct PasswordProtection: Middleware {
         public let message: String?
         /// Where the form posts (`loginPath`), with the password in `passwordFieldName`.
         public let action: String
+        /// The page to come back to after signing in, for the form to send on in `returnFieldName`.
+        public let returnPath: String?
     }
 
     public typealias LoginPage = @Sendable (LoginPrompt, Request) throws -> Response
 
     public static let passwordFieldName = "password"
+    /// The query parameter (of the login page) and form field carrying the page asked for.
+    public static let returnFieldName = "return"
     public static let wrongPasswordMessage = "That password isn’t right."
 
     private let password: String
@@ -87,7 +93,7 @@ public struct PasswordProtection: Middleware {
         if request.bearerTokenName != nil { return try next(request) }
         // A browser navigating gets the login page; scripts and event streams get a plain refusal.
         if request.method == .get || request.method == .head, request.headers["Accept"]?.contains("text/html") == true {
-            return .redirect(to: options.loginPath)
+            return .redirect(to: loginAddress(returningTo: request))
         }
         throw HTTPError(.unauthorized, "Sign in first: this server needs a password.")
     }
@@ -95,7 +101,7 @@ public struct PasswordProtection: Middleware {
     private func login(_ request: Request, isSignedIn: Bool) throws -> Response {
         switch request.method {
         case .get, .head:
-            return isSignedIn ? .redirect(to: options.homePath) : try prompt(.ok, nil, request)
+            return isSignedIn ? .redirect(to: destination(request)) : try prompt(.ok, nil, request)
         case .post:
             return try checkPassword(request)
         default:
@@ -116,7 +122,24 @@ public struct PasswordProtection: Middleware {
         }
         wrongAttempts.reset(for: client)
         knownAddresses.insert(client)
-        return Response.redirect(to: options.homePath).settingCookie(sessionCookie(try sessions.create(), maxAge: options.sessionLifetime.components.seconds, request))
+        return Response.redirect(to: destination(request)).settingCookie(sessionCookie(try sessions.create(), maxAge: options.sessionLifetime.components.seconds, request))
+    }
+
+    /// The login page, carrying the page this navigation asked for (none for the home page).
+    private func loginAddress(returningTo request: Request) -> String {
+        let asked = PercentEncoding.encode(request.path, keeping: "/") + (request.rawQuery.isEmpty ? "" : "?" + request.rawQuery)
+        guard asked != options.homePath, localRedirectPath(asked) != nil else { return options.loginPath }
+        return options.loginPath + "?" + Self.returnFieldName + "=" + PercentEncoding.encode(asked)
+    }
+
+    /// The page asked for (the login page's query, then its form), if it is one on this site.
+    private func returnPath(_ request: Request) -> String? {
+        localRedirectPath(request.form[Self.returnFieldName] ?? request.query[Self.returnFieldName])
+    }
+
+    /// Where signing in leads.
+    private func destination(_ request: Request) -> String {
+        returnPath(request) ?? options.homePath
     }
 
     private func refusal(waiting wait: Duration, _ request: Request) throws -> Response {
@@ -143,7 +166,8 @@ public struct PasswordProtection: Middleware {
     }
 
     private func prompt(_ status: HTTPStatus, _ message: String?, _ request: Request) throws -> Response {
-        var response = try loginPage(LoginPrompt(status: status, message: message, action: options.loginPath), request)
+        var response = try loginPage(LoginPrompt(status: status, message: message, action: options.loginPath,
+                                                 returnPath: returnPath(request)), request)
         response.headers["Cache-Control"] = "no-store"
         return response
     }

@@ -1,5 +1,19 @@
-/// Percent-decoding for paths, query strings and url-encoded forms.
+/// Percent-decoding for paths, query strings and url-encoded forms, and the encoding back.
 enum PercentEncoding {
+    /// Escapes every byte of `text` but the unreserved ones (RFC 3986) and those in `kept`.
+    static func encode(_ text: String, keeping kept: String = "") -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var encoded: [UInt8] = []
+        for byte in text.utf8 {
+            if byte.isUnreserved || kept.utf8.contains(byte) {
+                encoded.append(byte)
+            } else {
+                encoded += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            }
+        }
+        return String(decoding: encoded, as: UTF8.self)
+    }
+
     /// Decodes `%XX` escapes (and `+` as space when `plusAsSpace`). Returns nil for a malformed
     /// escape, invalid UTF-8 or a NUL byte, which no legitimate path or field contains.
     static func decode(_ text: some StringProtocol, plusAsSpace: Bool) -> String? {
@@ -67,6 +81,16 @@ enum PercentEncoding {
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
         case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
+        }
+    }
+}
+
+private extension UInt8 {
+    var isUnreserved: Bool {
+        switch self {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
+        default: false
         }
     }
 }

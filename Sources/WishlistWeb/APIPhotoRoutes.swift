@@ -30,15 +30,16 @@ struct APIPhotoRoutes {
     }
 
     /// One file (the body, or the `photo` part of a form) added at the end of the trip's gallery:
-    /// 201 with the photo, or the reason it was refused (422).
+    /// 201 with the photo; 200 with the photo the gallery had already of the same picture (nothing
+    /// added); or the reason it was refused (422).
     private func add(_ request: Request) throws -> Response {
         let tripID = try RecordID(request.parameters["id"], entity: "trip").value
         let outcome = try APIWriteRoutes.withUploadedPhoto(request, in: app.store) { path in
             try app.store.addPhotos(tripID: tripID, at: [path], author: APIWriteRoutes.author(of: request))[0]
         }
         switch outcome {
-        case .stored(let id):
-            var response = try Response.json(photo(id), status: .created)
+        case .stored(let id), .alreadyThere(let id):
+            var response = try Response.json(photo(id), status: outcome == .stored(id) ? .created : .ok)
             response.headers["Location"] = "/api/photos/\(id)"
             return response
         case .refused(let message):

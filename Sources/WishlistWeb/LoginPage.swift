@@ -2,7 +2,7 @@ import HTTPServer
 import Mustache
 
 /// The sign-in page (`/login`), shown when the server has a password: one password field,
-/// and the reason the last attempt failed.
+/// the reason the last attempt failed, and the page to come back to once signed in.
 struct LoginPage {
     let pages: PageRenderer
 
@@ -12,6 +12,9 @@ struct LoginPage {
             "passwordField": .string(PasswordProtection.passwordFieldName),
         ]
         if let message = prompt.message { context["error"] = .string(message) }
+        if let returnPath = prompt.returnPath {
+            context["return"] = ["field": .string(PasswordProtection.returnFieldName), "path": .string(returnPath)]
+        }
         return try pages.page("login", for: request, tab: nil, status: prompt.status, context)
     }
 }

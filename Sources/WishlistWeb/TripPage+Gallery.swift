@@ -12,7 +12,8 @@ extension TripPage {
     }
 
     /// Each file is checked and stored on its own: those refused are named with the reason on the
-    /// page again (422), beside the gallery with the others in it. When the disk fills, the page
+    /// page again (422), beside the gallery with the others in it; a picture the gallery had
+    /// already is named too, as not added again (200 if nothing was refused). When the disk fills, the page
     /// (507) names each file: those stored before, and the one it stopped at with the rest.
     func addPhotos(_ request: Request) throws -> Response {
         let trip = try trip(request)
@@ -27,7 +28,8 @@ extension TripPage {
         for (index, file) in files.enumerated() {
             do {
                 switch try app.store.addPhotos(tripID: trip.id, at: [file.path])[0] {
-                case .stored: stored.append(UploadProblem(file: name(file), message: "Stored."))
+                case .stored: stored.append(UploadProblem(file: name(file), message: "Stored.", refused: false))
+                case .alreadyThere: problems.append(UploadProblem(file: name(file), message: Self.alreadyThere, refused: false))
                 case .refused(let message): problems.append(UploadProblem(file: name(file), message: message))
                 }
             } catch let error where HTTPError(wrapping: error).status == .insufficientStorage {
@@ -36,7 +38,8 @@ extension TripPage {
             }
         }
         guard problems.isEmpty else {
-            return try render(request, uploads: problems, status: .unprocessableContent).response(for: request)
+            let status: HTTPStatus = problems.contains(where: \.refused) ? .unprocessableContent : .ok
+            return try render(request, uploads: problems, status: status).response(for: request)
         }
         return .redirect(to: "/trips/\(trip.id)#\(TripGalleryView.elementID)")
     }
@@ -44,10 +47,15 @@ extension TripPage {
     /// The upload form's file field.
     static let uploadField = "photos"
 
+    /// What a file's upload says when the gallery shows that picture already (the API's 200 too).
+    static let alreadyThere = "Already in this trip."
+
     /// A file of an upload that was not stored, and why.
     struct UploadProblem: Sendable {
         let file: String
         let message: String
+        /// The person has something to fix (not a picture the gallery had already, nor one stored).
+        var refused = true
 
         var mustacheValue: MustacheValue { ["file": .string(file), "message": .string(message)] }
     }

@@ -87,6 +87,7 @@ struct TripPage {
             "uploadField": .string(Self.uploadField),
             "uploadProblems": .array(uploads.map(\.mustacheValue)),
             "hasUploadProblems": .bool(!uploads.isEmpty),
+            "uploadsRefused": .bool(uploads.contains(where: \.refused)),
             "editing": .bool(editing),
             "notice": try fragments.place(unkept: TripNoticeView(deletion: shown.deletion,
                                                                  earned: shown.achieved.filter { earnedIDs.contains($0.id) })),

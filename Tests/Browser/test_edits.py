@@ -11,9 +11,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from conftest import make_driver, screenshot, wait_until
+from conftest import DESKTOP, PHONE, make_driver, screenshot, wait_until
 from test_layout import add_trip
-from test_photos import make_jpeg
+from test_photos import assert_the_servers_word_is_beside_the_photo_field, damaged_photo, make_jpeg
 from test_screens import activity_names, open_trip
 
 TRIP = "Mont Blanc Powder"
@@ -186,6 +186,15 @@ def test_after_a_validation_error_in_place_the_page_still_behaves(server, browse
     assert browser.execute_script("return document.querySelector('#edit-trip input[type=file]').files.length") == 1
     screenshot(browser, "edit-validation-error")
     assert_page_still_behaves(browser, tmp_path)
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_damaged_photo_on_the_edit_form_is_named_beside_the_photo_field(server, browser, tmp_path, size):
+    browser.set_window_size(*size)
+    open_edit_mode(browser, server, "Japan Mystique")
+    browser.find_element(By.CSS_SELECTOR, "#edit-trip input[type=file][name=photo]").send_keys(str(damaged_photo(tmp_path)))
+    press_done(browser)
+    assert_the_servers_word_is_beside_the_photo_field(browser, "edit-trip", tmp_path)
 
 
 def delete_in_another_window(driver, server, trip, activity):

@@ -75,6 +75,23 @@ def test_many_photos_chosen_at_once_each_arrive_in_the_gallery_or_are_refused_by
     assert "cover" in browser.find_element(By.CSS_SELECTOR, "#trip-gallery .gallery-item:first-child").text.lower()
 
 
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_photo_the_trip_has_already_says_so_and_adds_nothing(server, browser, tmp_path, width):
+    photo = photo_files(tmp_path, 1)[0]
+    browser.set_window_size(*WIDTHS[width])
+    open_trip(browser, server, "Japan Mystique")
+    live_connected(browser)
+    upload = browser.find_element(By.ID, "gallery-files")
+    upload.send_keys(str(photo))
+    wait_until(browser, lambda d: outcomes(d) == [["photo-0.jpg", "Added"]], timeout=30)
+    wait_until(browser, lambda d: gallery_count(d) == 2)
+    upload.send_keys(str(photo))
+    wait_until(browser, lambda d: outcomes(d)[1:] == [["photo-0.jpg", "Already in this trip"]], timeout=30)
+    assert not browser.find_elements(By.CSS_SELECTOR, ".upload-item.is-refused"), "nothing to fix"
+    browser.refresh()
+    assert gallery_count(browser) == 2
+
+
 def test_a_photos_page_captions_it_makes_it_the_cover_and_deletes_it_with_undo(server, browser, tmp_path):
     files = photo_files(tmp_path, 1)[:1]
     open_trip(browser, server, "Japan Mystique")

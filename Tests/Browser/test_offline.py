@@ -476,12 +476,12 @@ def test_writes_kept_offline_wait_for_the_sign_in_a_restart_in_password_mode_ask
     server.start()  # a restart ends every session: each write is refused, 401
     wait_until(browser, lambda d: d.find_element(By.ID, "pending-note").text == "2 changes waiting for sign-in", timeout=20)
     browser.get(server.url + "/trips")
-    wait_until(browser, lambda d: d.current_url == server.url + "/login")
+    wait_until(browser, lambda d: d.current_url == server.url + "/login?return=%2Ftrips")
     wait_until(browser, lambda d: d.find_element(By.ID, "pending-note").text == "2 changes waiting for sign-in", timeout=10)
     assert not browser.find_elements(By.CSS_SELECTOR, "dialog.alert"), "nothing refused for good"
 
     sign_in(browser, PASSWORD)
-    wait_until(browser, lambda d: d.current_url == server.url + "/")
+    wait_until(browser, lambda d: d.current_url == server.url + "/trips")
     wait_until(browser, lambda d: writes_waiting(d) == 0, timeout=20)
     assert_written_once(server, browser, token, activity)
 

@@ -12,7 +12,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import WishlistServer, screenshot, wait_until
+from conftest import DESKTOP, PHONE, WishlistServer, screenshot, wait_until
 
 UNPREVIEWABLE = "Preview not available — it will be converted when you save."
 # Enough of an HEIC's header for the form to know it: a box of type ftyp, brand heic.
@@ -107,6 +107,40 @@ def test_a_file_that_is_not_an_image_gets_a_message_not_a_broken_preview(server,
     assert browser.current_url.endswith("/trips/new") and requests_sent(browser) == 0
     screenshot(browser, "photo-not-an-image")
     assert "Not a Photo" not in trip_names(server)
+
+
+def damaged_photo(tmp_path):
+    """A JPEG cut short: the page's check passes it (a JPEG's first bytes), the server refuses it.
+    A whole one, `harbor.jpg`, lies beside it."""
+    damaged = tmp_path / "damaged.jpg"
+    damaged.write_bytes(make_jpeg(tmp_path).read_bytes()[:900])
+    return damaged
+
+
+def assert_the_servers_word_is_beside_the_photo_field(browser, form_id, tmp_path):
+    """Once the form came back refused: the message under the photo field, which is marked and
+    focused, until another file is chosen."""
+    error = (By.ID, f"{form_id}-photo-error")
+    photo_field = (By.CSS_SELECTOR, f"#{form_id} input[name=photo]")
+    wait_until(browser, lambda d: d.find_element(*error).is_displayed(), timeout=15)
+    assert browser.find_element(*error).text == "That image is damaged or incomplete and can't be read. Try exporting it again."
+    field = browser.find_element(*photo_field)
+    assert field.get_attribute("aria-invalid") == "true"
+    assert field.get_attribute("aria-describedby") == f"{form_id}-photo-error"
+    wait_until(browser, lambda d: d.switch_to.active_element == d.find_element(*photo_field))
+    screenshot(browser, f"photo-damaged-{form_id}")
+    browser.find_element(*photo_field).send_keys(str(tmp_path / "harbor.jpg"))
+    wait_until(browser, lambda d: not d.find_element(*error).is_displayed())
+    assert browser.find_element(*photo_field).get_attribute("aria-invalid") is None
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_damaged_photo_on_new_trip_is_named_beside_the_photo_field(server, browser, tmp_path, size):
+    browser.set_window_size(*size)
+    fill_new_trip(browser, server, "Broken Harbor", damaged_photo(tmp_path))
+    browser.find_element(By.CSS_SELECTOR, ".form-head button[type=submit]").click()
+    assert_the_servers_word_is_beside_the_photo_field(browser, "new-trip", tmp_path)
+    assert "Broken Harbor" not in trip_names(server)
 
 
 def test_heic_says_it_will_be_converted_instead_of_a_broken_preview(server, browser, tmp_path):

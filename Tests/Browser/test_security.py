@@ -84,7 +84,7 @@ def sign_in(driver, password):
 def test_login_page_signs_in_and_out(protected_server, browser):
     server = protected_server
     browser.get(server.url + "/goals")
-    wait_until(browser, lambda d: d.current_url == server.url + "/login")
+    wait_until(browser, lambda d: d.current_url == server.url + "/login?return=%2Fgoals")
     assert browser.find_elements(By.CSS_SELECTOR, "nav.tabbar") == []
     screenshot(browser, "login")
 
@@ -94,8 +94,9 @@ def test_login_page_signs_in_and_out(protected_server, browser):
     screenshot(browser, "login-wrong-password")
 
     sign_in(browser, PASSWORD)
-    wait_until(browser, lambda d: d.current_url == server.url + "/")
-    assert browser.find_elements(By.CSS_SELECTOR, "#carousel .slide")
+    # Back to the page asked for, a wrong password first notwithstanding.
+    wait_until(browser, lambda d: d.current_url == server.url + "/goals")
+    assert browser.find_element(By.TAG_NAME, "h1").text
     # The session cookie is out of reach of scripts.
     assert "session=" not in browser.execute_script("return document.cookie")
 

@@ -22,7 +22,7 @@ import TestSupport
         var options = options
         options.clock = clock.source
         let protection = PasswordProtection(password: password, options: options) { prompt, request in
-            .html("<p>\(prompt.message ?? "Sign in")</p><form action=\"\(prompt.action)\">\(request.csrfToken ?? "")</form>",
+            .html("<p>\(prompt.message ?? "Sign in")</p><form action=\"\(prompt.action)\" data-return=\"\(prompt.returnPath ?? "")\">\(request.csrfToken ?? "")</form>",
                   status: prompt.status)
         }
         return Server(responder: chain([CSRFProtection(), protection], to: router.respond))
@@ -37,7 +37,7 @@ import TestSupport
     @Test func withoutASessionBrowsersAreSentToLoginAndScriptsRefused() throws {
         var visitor = Self.visitor()
         let navigation = try visitor.get("/page", headers: ["Accept": "text/html,application/xhtml+xml"])
-        #expect(navigation.status == 303 && navigation.header("Location") == "/login")
+        #expect(navigation.status == 303 && navigation.header("Location") == "/login?return=%2Fpage")
         for reply in [try visitor.get("/page"), try visitor.get("/page", headers: ["Accept": "text/event-stream"])] {
             #expect(reply.status == 401)
             #expect(!reply.text.contains(Self.secret))
@@ -58,6 +58,39 @@ import TestSupport
         #expect(try visitor.get("/page").text == Self.secret)
         // Signed in, the login page leads home.
         #expect(try visitor.get("/login").header("Location") == "/")
+    }
+
+    /// A link opened while signed out (a calendar event's) lands on its page once signed in, a
+    /// wrong password first included; the login page keeps where to go in its form.
+    @Test func signingInReturnsToThePageAskedFor() throws {
+        var visitor = Self.visitor()
+        let navigation = try visitor.get("/page?day=2&q=a%2Fb", headers: ["Accept": "text/html"])
+        #expect(navigation.header("Location") == "/login?return=%2Fpage%3Fday%3D2%26q%3Da%252Fb")
+        let login = try visitor.get(try #require(navigation.header("Location")))
+        #expect(login.text.contains(#"data-return="/page?day=2&q=a%2Fb""#))
+        let wrong = try visitor.post("/login", form: [(PasswordProtection.passwordFieldName, "guess"), ("return", "/page?day=2&q=a%2Fb")])
+        #expect(wrong.status == 403 && wrong.text.contains(#"data-return="/page?day=2&q=a%2Fb""#))
+        let right = try visitor.post("/login", form: [(PasswordProtection.passwordFieldName, Self.password), ("return", "/page?day=2&q=a%2Fb")])
+        #expect(right.status == 303 && right.header("Location") == "/page?day=2&q=a%2Fb")
+        #expect(try visitor.get("/login?return=%2Fpage").header("Location") == "/page", "signed in already")
+        var stranger = Self.visitor()
+        #expect(try stranger.get("/", headers: ["Accept": "text/html"]).header("Location") == "/login", "home needs no return")
+    }
+
+    /// Only a path on this site: anything a browser would read as another origin leads home.
+    @Test(arguments: ["//evil.example", "https://evil.example", "/\\evil.example", "/\t/evil.example", "evil.example"])
+    func aReturnToAnotherSiteLeadsHome(_ hostile: String) throws {
+        var visitor = Self.visitor()
+        let login = try visitor.get("/login?return=" + hostile.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+        #expect(!login.text.contains("evil"))
+        let reply = try visitor.post("/login", form: [(PasswordProtection.passwordFieldName, Self.password), ("return", hostile)])
+        #expect(reply.status == 303 && reply.header("Location") == "/")
+        #expect(try visitor.get("/login?return=" + hostile.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+            .header("Location") == "/")
+        if hostile.hasPrefix("//") {
+            var stranger = Self.visitor()
+            #expect(try stranger.get(hostile, headers: ["Accept": "text/html"]).header("Location") == "/login")
+        }
     }
 
     @Test func aWrongPasswordOrAForgedSessionGetsNothing() throws {

@@ -46,7 +46,7 @@ import TestSupport
         }
         #expect(damaged.contains("damaged") || damaged.contains("incomplete"), "\(damaged)")
         #expect(nothing.contains("empty"), "\(nothing)")
-        #expect(outcomes[4] == .stored(first), "the same picture is stored once")
+        #expect(outcomes[4] == .alreadyThere(first), "the same picture is stored once, and says so")
         #expect(try gallery().map(\.id) == [first, second])
         #expect(try coverVersion() == gallery()[0].summary.version)
         #expect(try store.fetch(WishlistQuery<WishlistContents>.contents).photos == 12 + 2, "the sample trips' and these")

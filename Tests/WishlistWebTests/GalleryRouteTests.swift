@@ -58,6 +58,28 @@ import TestSupport
         #expect(nothing.status == 422 && nothing.text.contains("Choose one or more photos first."))
     }
 
+    /// A picture the gallery has already is not added again, and the upload says so (the form
+    /// names the file; the API answers 200 with the photo there, where a new one is 201).
+    @Test func aPictureTheTripHasAlreadySaysSoAndAddsNothing() throws {
+        var browser = Browser(Endpoint(port: site.port))
+        let (picture, other) = (try jpeg(1), try jpeg(2))
+        let first = try upload([("a.jpg", picture)], as: &browser)
+        #expect(first.status == 303)
+        let before = try gallery()
+        let again = try upload([("again.jpg", picture), ("b.jpg", other)], as: &browser)
+        #expect(again.status == 200)
+        #expect(again.text.contains("<li><strong>again.jpg</strong>: Already in this trip.</li>"))
+        #expect(!again.text.contains(#"aria-invalid="true" aria-describedby="gallery-upload-problems""#), "nothing to fix")
+        #expect(try gallery().count == before.count + 1, "b.jpg only")
+
+        let csrf = ["X-CSRF-Token": try #require(browser.cookies[CSRFProtection.cookieName])]
+        let api = try browser.send(.post, "/api/trips/\(trip.id)/photos", headers: csrf.merging(["Content-Type": "image/jpeg"]) { $1 },
+                                   body: other)
+        #expect(api.status == 200)
+        #expect(try (api.json()["id"] as? NSNumber)?.int64Value == gallery().last?.id)
+        #expect(try gallery().count == before.count + 1)
+    }
+
     @Test func aPhotosPageShowsItWithItsNeighboursAndChangesIt() throws {
         _ = try site.store.addPhotos(tripID: trip.id, at: [jpeg(1), jpeg(2)].enumerated().map { index, bytes in
             let path = site.directory + "/upload-\(index).jpg"

@@ -10,16 +10,22 @@ enum PhotoRows {
         case first, last
     }
 
-    /// Adds the photo to the trip's gallery and returns its Photo id. A picture the gallery
-    /// already shows is not added twice: put `.first` it moves to the front, `.last` stays.
+    /// A gallery's photo for a picture added: a new one, or the one it already showed.
+    struct Added {
+        let id: Int64
+        let wasThere: Bool
+    }
+
+    /// Adds the photo to the trip's gallery. A picture the gallery already shows is not added
+    /// twice: put `.first` it moves to the front, `.last` stays.
     @discardableResult
     static func add(_ photo: StoredPhoto, toTrip tripID: Int64, _ place: Place, caption: String = "",
-                    dateTaken: String? = nil, on connection: Connection) throws -> Int64 {
+                    dateTaken: String? = nil, on connection: Connection) throws -> Added {
         let imageID = try imageID(for: photo, on: connection)
         if let existing = try connection.fetchScalar(Int64.self, "SELECT id FROM Photo WHERE trip_id = ? AND image_id = ?",
                                                      [tripID, imageID]) {
             if place == .first { try move(photoID: existing, toIndex: 0, on: connection) }
-            return existing
+            return Added(id: existing, wasThere: true)
         }
         let prepared = photo.prepared
         try connection.execute("""
@@ -28,7 +34,7 @@ enum PhotoRows {
             VALUES (?1, ?2, \(position(place)), ?3, ?4, ?5, ?6, ?7, ?8, ?9)
             """, [tripID, imageID, caption, dateTaken ?? prepared.dateTaken, prepared.thumbnail.width,
                   prepared.thumbnail.height, photo.version, prepared.displayWidth, prepared.displayHeight])
-        return connection.lastInsertedRowID
+        return Added(id: connection.lastInsertedRowID, wasThere: false)
     }
 
     /// Adds to `tripID` the photo `photoID` (of another trip), as it is, with the caption and

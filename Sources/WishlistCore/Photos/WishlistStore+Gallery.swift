@@ -28,6 +28,8 @@ public struct GalleryPhoto: Hashable, Sendable, Identifiable {
 /// What one file of an upload of many became.
 public enum PhotoUploadOutcome: Sendable, Equatable {
     case stored(GalleryPhoto.ID)
+    /// The same picture was in the gallery already, as this photo: nothing was added.
+    case alreadyThere(GalleryPhoto.ID)
     /// The person's problem with the file (type, size, damage), in words they can act on.
     case refused(String)
 }
@@ -69,13 +71,14 @@ extension WishlistQuery where Value == TripPhotoFile? {
 /// made the cover (the first), and deleted with an undo.
 extension WishlistStore {
     /// Adds the files at `paths` (uploads' temporary files, copied) to the end of the trip's
-    /// gallery, in order; a picture the gallery shows already is not added twice. Each file's
+    /// gallery, in order; a picture the gallery shows already is not added twice (`alreadyThere`). Each file's
     /// outcome is reported; a missing trip throws before any file is read.
     public func addPhotos(tripID: Trip.ID, at paths: [String], author: String = appAuthor) throws -> [PhotoUploadOutcome] {
         try requireTrip(id: tripID)
         return try paths.map { path in
             do {
-                return .stored(try addPhoto(tripID: tripID, at: path, .last, author: author))
+                let added = try addPhoto(tripID: tripID, at: path, .last, author: author)
+                return added.wasThere ? .alreadyThere(added.id) : .stored(added.id)
             } catch let problem as ValidationError {
                 return .refused(problem.message)
             }
@@ -87,10 +90,10 @@ extension WishlistStore {
     @discardableResult
     public func addCover(tripID: Trip.ID, at path: String, author: String = appAuthor) throws -> GalleryPhoto.ID {
         try requireTrip(id: tripID)
-        return try addPhoto(tripID: tripID, at: path, .first, author: author)
+        return try addPhoto(tripID: tripID, at: path, .first, author: author).id
     }
 
-    private func addPhoto(tripID: Trip.ID, at path: String, _ place: PhotoRows.Place, author: String) throws -> GalleryPhoto.ID {
+    private func addPhoto(tripID: Trip.ID, at path: String, _ place: PhotoRows.Place, author: String) throws -> PhotoRows.Added {
         let prepared = try photos.prepare(fileAt: path)
         return try photos.committing(prepared) { stored in
             try database.write(author: author) { connection in

@@ -1,5 +1,5 @@
 import Testing
-@testable import WishlistWeb
+import HTTPServer
 
 /// A form's `return` target may name only a path on this site.
 @Suite struct LocalRedirectTests {
