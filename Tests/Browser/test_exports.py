@@ -91,8 +91,24 @@ def test_a_feed_subscribed_from_the_trip_page_follows_the_trips_changes(server, 
     [shown] = wait_until(browser, lambda d: d.find_elements(By.ID, "new-feed-url"))
     feed_url = shown.text
     assert feed_url.startswith(server.url + "/calendar/wlc_")
+    notice = browser.find_element(By.CSS_SELECTOR, "#feeds .token-secret").text
+    assert "only this computer can use it" in notice and "--allowed-host NAME" in notice, "a 127.0.0.1 address says so"
+
+    # Copy puts the address on the clipboard and says so (headless Chromium asks no one: granted here).
+    browser.execute_cdp_cmd("Browser.grantPermissions", {
+        "origin": server.url, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+    try:
+        browser.find_element(By.XPATH, "//section[@id='feeds']//button[text()='Copy']").click()
+        wait_until(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#feeds .copy-status").text == "Copied")
+        copied = browser.execute_async_script("navigator.clipboard.readText().then(arguments[0], (e) => arguments[0](String(e)))")
+        assert copied == feed_url
+    finally:
+        browser.execute_cdp_cmd("Browser.resetPermissions", {})
 
     headers, text = fetch(feed_url)
+    calendar = icalendar.Calendar.from_ical(text)
+    assert str(calendar["X-WR-CALNAME"]) == "Japan Mystique", "a one-trip feed is named after its trip"
+    assert calendar.decoded("REFRESH-INTERVAL") == datetime.timedelta(hours=1) and str(calendar["X-PUBLISHED-TTL"]) == "PT1H"
     [(uid, (sequence, summary, start, end))] = events_by_uid(text).items()
     assert (summary, start, end) == ("Japan Mystique", datetime.date(2027, 3, 28), datetime.date(2027, 4, 7))
     assert fetch_status(feed_url, {"If-None-Match": headers["ETag"]}) == 304
