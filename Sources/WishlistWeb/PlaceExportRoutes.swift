@@ -5,9 +5,9 @@ import WishlistCore
 
 /// The trips' places for map apps and GPS units, written by GDAL/OGR (`Geodata`) as GPX
 /// waypoints, KML placemarks or GeoJSON points: each trip with a position one feature, named
-/// after the trip, described by its destination and linking back to its page.
+/// after the trip, described by its destination, with its dates, and linking back to its page.
 /// `/map/trips.gpx|.kml|.geojson` every trip (the Map page's pins, none grouped),
-/// `/collections/:collection/trips.…` one collection's, `/trips/:id/place.…` one trip's.
+/// `/collections/:collection/trips.…` one collection's, `/trips/:id/place.…` one trip's (the file named after it).
 /// Read from the map's own query (`tripPositions(in:)`), so a file holds what the map shows.
 struct PlaceExportRoutes {
     let app: WishlistApp
