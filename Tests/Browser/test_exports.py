@@ -18,6 +18,7 @@ from selenium.webdriver.common.by import By
 
 from conftest import BINARY, WishlistServer, wait_until, wait_until
 from test_edits import open_edit_mode, press_done
+from test_a11y import violations
 from test_screens import activity_names, check, open_trip
 
 
@@ -102,6 +103,7 @@ def test_a_feed_subscribed_from_the_trip_page_follows_the_trips_changes(server, 
         wait_until(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#feeds .copy-status").text == "Copied")
         copied = browser.execute_async_script("navigator.clipboard.readText().then(arguments[0], (e) => arguments[0](String(e)))")
         assert copied == feed_url
+        assert violations(browser) == [], "the notice with its button, its status and the sentence"
     finally:
         browser.execute_cdp_cmd("Browser.resetPermissions", {})
 
