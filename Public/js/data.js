@@ -54,6 +54,21 @@
     request.send(new FormData(form));
   }
 
+  // A notice's Copy button writes its address or secret to the clipboard and says so beside it.
+  if (navigator.clipboard) for (const button of document.querySelectorAll("button[data-copy]")) button.hidden = false;
+  document.addEventListener("click", async (event) => {
+    const button = event.target.closest("button[data-copy]");
+    if (!button) return;
+    const notice = button.closest(".token-secret");
+    const status = notice.querySelector(".copy-status");
+    try {
+      await navigator.clipboard.writeText(notice.querySelector(".data-command").textContent);
+      status.textContent = "Copied";
+    } catch {
+      status.textContent = "Could not copy: select the text above and copy it.";
+    }
+  });
+
   document.addEventListener("submit", (event) => {
     const form = event.target;
     // The budget form on this page is styled as one, without a file.

@@ -80,6 +80,12 @@ public struct CalendarDocument: Sendable {
     public var todos: [CalendarTodo] = []
     /// `DTSTAMP` of the components without a revision: when the document was made.
     public var stamp: Date
+    /// What a calendar app calls the calendar it subscribes to (`NAME`, RFC 7986, and the
+    /// `X-WR-CALNAME` the apps read).
+    public var name: String?
+    /// How often a subscribed calendar should fetch it again (`REFRESH-INTERVAL`, RFC 7986, and
+    /// the `X-PUBLISHED-TTL` older apps read); whole seconds.
+    public var refreshInterval: Duration?
 
     public static let mediaType = "text/calendar; charset=utf-8"
     public static let closing = Array("END:VCALENDAR\r\n".utf8)
@@ -91,16 +97,27 @@ public struct CalendarDocument: Sendable {
 
     /// The document's bytes.
     public func encoded() -> [UInt8] {
-        Self.opening(productID: productID) + encodedComponents() + Self.closing
+        opening + encodedComponents() + Self.closing
     }
 
     /// The `VCALENDAR` with its properties, up to its first component.
-    public static func opening(productID: String) -> [UInt8] {
+    public var opening: [UInt8] {
         let calendar = icalcomponent_new_vcalendar()!
-        icalcomponent_add_property(calendar, icalproperty_new_version("2.0"))
-        icalcomponent_add_property(calendar, icalproperty_new_prodid(productID))
-        icalcomponent_add_property(calendar, icalproperty_new_calscale("GREGORIAN"))
-        let whole = text(of: calendar)
+        add(to: calendar, icalproperty_new_version("2.0"))
+        add(to: calendar, icalproperty_new_prodid(productID))
+        add(to: calendar, icalproperty_new_calscale("GREGORIAN"))
+        if let name {
+            add(to: calendar, icalproperty_new_name(name))
+            add(to: calendar, Self.extensionProperty("X-WR-CALNAME", name))
+        }
+        if let refreshInterval {
+            let duration = icaldurationtype_from_int(Int32(clamping: refreshInterval.components.seconds))
+            let refresh = icalproperty_new_refreshinterval(duration)
+            icalproperty_add_parameter(refresh, icalparameter_new_value(ICAL_VALUE_DURATION))  // RFC 7986 requires it
+            add(to: calendar, refresh)
+            add(to: calendar, Self.extensionProperty("X-PUBLISHED-TTL", String(cString: icaldurationtype_as_ical_string(duration))))
+        }
+        let whole = Self.text(of: calendar), closing = Self.closing
         precondition(whole.count >= closing.count && whole.suffix(closing.count).elementsEqual(closing),
                      "libical ends a calendar with END:VCALENDAR")
         return Array(whole.dropLast(closing.count))
@@ -163,6 +180,14 @@ public struct CalendarDocument: Sendable {
 
     private func add(to component: OpaquePointer, _ property: OpaquePointer?) {
         icalcomponent_add_property(component, property)
+    }
+
+    /// An `X-` property. libical escapes its backslashes and line breaks, and leaves `,` and `;`
+    /// as they are (an `X-` value may be structured): readers take the whole value as one text.
+    private static func extensionProperty(_ name: String, _ value: String) -> OpaquePointer? {
+        let property = icalproperty_new_x(value)
+        icalproperty_set_x_name(property, name)
+        return property
     }
 
     private static func date(_ day: CalendarDay) -> icaltimetype {

@@ -9,23 +9,44 @@ public struct Waypoint: Hashable, Sendable {
     /// An absolute URL that the point links to.
     public var link: String?
     public var description: String?
+    /// The first and last day of what happens there (GPX carries the first alone, as the point's `time`).
+    public var startDate: GeodataDay?
+    public var endDate: GeodataDay?
 
-    public init(name: String, latitude: Double, longitude: Double, link: String? = nil, description: String? = nil) {
+    public init(name: String, latitude: Double, longitude: Double, link: String? = nil, description: String? = nil,
+                startDate: GeodataDay? = nil, endDate: GeodataDay? = nil) {
         self.name = name
         self.latitude = latitude
         self.longitude = longitude
         self.link = link
         self.description = description
+        self.startDate = startDate
+        self.endDate = endDate
     }
+}
+
+/// A day without time or zone, written `YYYY-MM-DD` (in GPX, that day's first moment).
+public struct GeodataDay: Hashable, Sendable {
+    public let year: Int
+    public let month: Int
+    public let day: Int
+
+    public init(year: Int, month: Int, day: Int) {
+        (self.year, self.month, self.day) = (year, month, day)
+    }
+
+    var text: String { String(format: "%04d-%02d-%02d", year, month, day) }
 }
 
 /// The file formats waypoints are written in, each by its GDAL/OGR driver.
 public enum GeodataFormat: String, CaseIterable, Hashable, Sendable {
-    /// GPX 1.1 `<wpt>` elements (`name`, `desc`, `link href`).
+    /// GPX 1.1 `<wpt>` elements (`name`, `desc`, `link href`, `time`).
     case gpx
-    /// KML 2.2 placemarks (`name`, `description`; the link as extended data `link`).
+    /// KML 2.2 placemarks (`name`, `description`; the link and dates as extended data `link`,
+    /// `startDate`, `endDate`).
     case kml
-    /// GeoJSON (RFC 7946) point features with `name`, `description` and `link` properties.
+    /// GeoJSON (RFC 7946) point features with `name`, `description`, `link`, `startDate` and
+    /// `endDate` properties.
     case geojson
 
     public var fileExtension: String { rawValue }
@@ -63,12 +84,13 @@ public enum GeodataFormat: String, CaseIterable, Hashable, Sendable {
         }
     }
 
-    /// The OGR field each of a waypoint's texts goes into. GPX has a fixed schema of its own;
-    /// KML takes `name` and `description` as the placemark's own, any other field as extended data.
-    var fields: (name: String, description: String, link: String) {
+    /// The OGR field each of a waypoint's texts goes into (nil: the format has none). GPX has a
+    /// fixed schema of its own; KML takes `name` and `description` as the placemark's own, any
+    /// other field as extended data.
+    var fields: (name: String, description: String, link: String, startDate: String, endDate: String?) {
         switch self {
-        case .gpx: ("name", "desc", "link1_href")
-        case .kml, .geojson: ("name", "description", "link")
+        case .gpx: ("name", "desc", "link1_href", "time", nil)
+        case .kml, .geojson: ("name", "description", "link", "startDate", "endDate")
         }
     }
 }
@@ -124,25 +146,27 @@ public enum GeodataDocument {
             throw lastError("cannot create the layer")
         }
         let fields = format.fields
+        let names = [fields.name, fields.description, fields.link, fields.startDate, fields.endDate]
         if format != .gpx {
-            for name in [fields.name, fields.description, fields.link] {
+            for name in names.compactMap(\.self) {
                 let field = OGR_Fld_Create(name, OFTString)
                 defer { OGR_Fld_Destroy(field) }
                 guard OGR_L_CreateField(layer, field, 1) == OGRERR_NONE else { throw lastError("cannot add the field \(name)") }
             }
         }
         let definition = OGR_L_GetLayerDefn(layer)
-        let index = (name: OGR_FD_GetFieldIndex(definition, fields.name),
-                     description: OGR_FD_GetFieldIndex(definition, fields.description),
-                     link: OGR_FD_GetFieldIndex(definition, fields.link))
-        guard index.name >= 0, index.description >= 0, index.link >= 0 else { throw GeodataError(description: "the layer lacks a field") }
+        // Each field's index, in the order of `names`.
+        let indices = names.map { name in name.map { OGR_FD_GetFieldIndex(definition, $0) } }
+        guard indices.allSatisfy({ ($0 ?? 0) >= 0 }) else { throw GeodataError(description: "the layer lacks a field") }
 
         for waypoint in waypoints {
             let feature = OGR_F_Create(definition)
             defer { OGR_F_Destroy(feature) }
-            OGR_F_SetFieldString(feature, index.name, format.carried(waypoint.name))
-            if let description = waypoint.description { OGR_F_SetFieldString(feature, index.description, format.carried(description)) }
-            if let link = waypoint.link { OGR_F_SetFieldString(feature, index.link, format.carried(link)) }
+            // A date as text: GPX's `time` field reads it as that day's first moment.
+            let values = [waypoint.name, waypoint.description, waypoint.link, waypoint.startDate?.text, waypoint.endDate?.text]
+            for (index, value) in zip(indices, values) {
+                if let index, let value { OGR_F_SetFieldString(feature, index, format.carried(value)) }
+            }
             let point = OGR_G_CreateGeometry(wkbPoint)
             OGR_G_SetPoint_2D(point, 0, waypoint.longitude, waypoint.latitude)
             OGR_G_AssignSpatialReference(point, wgs84)

@@ -18,3 +18,11 @@ public struct HostValidation: HeadCheck {
         }
     }
 }
+
+extension Request {
+    /// It came to one of `HostValidation.localNames`: an address made from `origin` works on this
+    /// machine alone.
+    public var cameToLocalName: Bool {
+        hostName.map(HostValidation.localNames.contains) ?? true
+    }
+}

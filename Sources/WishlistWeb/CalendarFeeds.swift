@@ -33,16 +33,17 @@ struct CalendarFeeds: Middleware {
         }
         let file = request.path.dropFirst(Self.prefix.count)
         let secretHash = file.hasSuffix(".ics") ? BearerToken.hash(String(file.dropLast(".ics".count))) : ""
-        let (feed, version) = try store.read { snapshot -> (CalendarFeed?, String) in
-            guard let feed = try snapshot.fetch(WishlistStore.calendarFeed(secretHash: secretHash)) else { return (nil, "") }
-            return (feed, try Self.version(of: feed.scope, in: snapshot))
+        let (feed, name, version) = try store.read { snapshot -> (CalendarFeed?, String, String) in
+            guard let feed = try snapshot.fetch(WishlistStore.calendarFeed(secretHash: secretHash)) else { return (nil, "", "") }
+            return (feed, try Self.name(of: feed.scope, in: snapshot), try Self.version(of: feed.scope, in: snapshot))
         }
         guard let feed else { throw Self.gone }
         // The origin is in its links.
         let origin = request.origin
         let etag = "\"\(version)-\(BearerToken.hash(origin).prefix(12))\""
         return try Response.conditional(request: request, etag: etag, cacheControl: "private, no-cache") {
-            try body(of: feed, secretHash: secretHash, origin: origin, address: request.remoteAddress)
+            try body(of: feed, calendar: TripCalendar(name: name, origin: origin, stamp: store.clock.now()),
+                     secretHash: secretHash, address: request.remoteAddress)
         }
     }
 
@@ -57,6 +58,12 @@ struct CalendarFeeds: Middleware {
         return "trip-\(revision)-\(try snapshot.fetch(WishlistQuery<ActivitySortOrder>.activitySortOrder).rawValue)"
     }
 
+    /// The calendar's name: its trip's (which the `ETag` follows), or the app's for all trips.
+    private static func name(of scope: TripScope, in snapshot: WishlistSnapshot) throws -> String {
+        guard case .trip(let id) = scope, let trip = try snapshot.fetch(.trip(id: id)) else { return TripCalendar.allTripsName }
+        return trip.name
+    }
+
     /// What a feed sent part by part sends next.
     private enum Step {
         case first([UInt8])
@@ -67,8 +74,7 @@ struct CalendarFeeds: Middleware {
 
     /// The first part read now; a feed with more is sent part by part as its reader takes it,
     /// each part read only while the feed's secret still opens it.
-    private func body(of feed: CalendarFeed, secretHash: String, origin: String, address: String) throws -> Response {
-        let calendar = TripCalendar(origin: origin, stamp: store.clock.now())
+    private func body(of feed: CalendarFeed, calendar: TripCalendar, secretHash: String, address: String) throws -> Response {
         let first = try store.fetch(.calendarEntries(in: feed.scope, limit: Self.partSize))
         let opening = calendar.opening + calendar.document(first).encodedComponents()
         var response = Response(headers: ["Content-Type": CalendarDocument.mediaType])

@@ -16,17 +16,16 @@ struct CalendarRoutes {
 
     private func tripCalendar(_ request: Request) throws -> Response {
         let id = try RecordID(request.parameters["id"], entity: "trip").value
-        let entries = try app.store.read { snapshot in
-            let entries = try snapshot.fetch(.calendarEntries(in: .trip(id), limit: 1))
-            if entries.isEmpty, try snapshot.fetch(.trip(id: id)) == nil {
+        let (trip, entries) = try app.store.read { snapshot in
+            guard let trip = try snapshot.fetch(.trip(id: id)) else {
                 throw HTTPError(.notFound, "There is no trip number \(id). It may have been deleted.")
             }
-            return entries
+            return (trip, try snapshot.fetch(.calendarEntries(in: .trip(id), limit: 1)))
         }
-        let calendar = TripCalendar(origin: request.origin, stamp: app.store.clock.now())
+        let calendar = TripCalendar(name: trip.name, origin: request.origin, stamp: app.store.clock.now())
         var response = Response(body: .bytes(calendar.document(entries).encoded()))
         response.headers["Content-Type"] = CalendarDocument.mediaType
-        response.headers["Content-Disposition"] = "attachment; filename=\"trip-\(id).ics\""
+        response.headers["Content-Disposition"] = TripViews.attachment(trip, fileExtension: "ics")
         response.headers["Cache-Control"] = "private, no-cache"
         return response
     }
@@ -38,15 +37,23 @@ struct CalendarRoutes {
 /// and each carries its newest change in the history, so a calendar updates instead of duplicating.
 struct TripCalendar {
     static let productID = "-//Wishlist//Trips//EN"
+    /// The calendar of every trip is called this; one trip's, after the trip.
+    static let allTripsName = "Wishlist"
+    /// A subscribed calendar app is asked to fetch it again after this (it may wait longer).
+    static let refreshInterval = Duration.seconds(3600)
+    /// What a calendar app lists it as.
+    let name: String
     /// Where the events link back to: the scheme and host the request came to.
     let origin: String
     /// `DTSTAMP` of a component the history never saw (none, once the app has written it).
     let stamp: Date
 
-    var opening: [UInt8] { CalendarDocument.opening(productID: Self.productID) }
+    var opening: [UInt8] { document([]).opening }
 
     func document(_ entries: [CalendarEntry]) -> CalendarDocument {
         var document = CalendarDocument(productID: Self.productID, stamp: stamp)
+        document.name = name
+        document.refreshInterval = Self.refreshInterval
         for entry in entries {
             let trip = entry.trip
             guard let start = trip.startDate else { continue }

@@ -60,7 +60,9 @@ extension DataPage {
         case .created(let name, let path):
             let url = request.origin + path
             // The same address as webcal://, which opens a calendar app.
-            context["newFeed"] = ["name": .string(name), "url": .string(url), "webcal": .string("webcal" + url.drop { $0 != ":" })]
+            // Under a name another device reaches (`--allowed-host`) the address is that name's.
+            context["newFeed"] = ["name": .string(name), "url": .string(url), "webcal": .string("webcal" + url.drop { $0 != ":" }),
+                                  "thisComputerOnly": .bool(request.cameToLocalName)]
         case .problem(let message, let typedName):
             context["feedProblem"] = .string(message)
             context["feedTyped"] = .string(typedName)

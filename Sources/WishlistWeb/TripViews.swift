@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import Mustache
 import WishlistCore
 
@@ -39,6 +40,12 @@ struct TripCardView: MustacheConvertible {
 
 /// What several views of trips share.
 enum TripViews {
+    /// `Content-Disposition` of a download of one trip, named after it (`trip-<id>` when its name
+    /// has no letter or digit to keep).
+    static func attachment(_ trip: Trip, fileExtension: String) -> String {
+        ContentDisposition.attachment(title: trip.name, fileExtension: fileExtension, fallback: "trip-\(trip.id)")
+    }
+
     /// How long a name is, in steps the style sheets size it by (`data-name-length`): a long name
     /// is set smaller, so that any name up to the 200-character limit takes a few lines at any
     /// width. Counted in characters, which is what the eye sees.

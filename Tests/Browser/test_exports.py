@@ -18,6 +18,7 @@ from selenium.webdriver.common.by import By
 
 from conftest import BINARY, WishlistServer, wait_until, wait_until
 from test_edits import open_edit_mode, press_done
+from test_a11y import violations
 from test_screens import activity_names, check, open_trip
 
 
@@ -91,8 +92,26 @@ def test_a_feed_subscribed_from_the_trip_page_follows_the_trips_changes(server, 
     [shown] = wait_until(browser, lambda d: d.find_elements(By.ID, "new-feed-url"))
     feed_url = shown.text
     assert feed_url.startswith(server.url + "/calendar/wlc_")
+    notice = browser.find_element(By.CSS_SELECTOR, "#feeds .token-secret").text
+    assert "only this computer can use it" in notice and "--allowed-host NAME" in notice, "a 127.0.0.1 address says so"
+
+    # Copy puts the address on the clipboard and says so (headless Chromium asks no one: granted here).
+    browser.execute_cdp_cmd("Browser.grantPermissions", {
+        "origin": server.url, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+    try:
+        browser.find_element(By.XPATH, "//section[@id='feeds']//button[text()='Copy']").click()
+        wait_until(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#feeds .copy-status").text == "Copied")
+        copied = browser.execute_async_script("navigator.clipboard.readText().then(arguments[0], (e) => arguments[0](String(e)))")
+        assert copied == feed_url
+        assert violations(browser) == [], "the notice with its button, its status and the sentence"
+    finally:
+        browser.execute_cdp_cmd("Browser.resetPermissions", {})
 
     headers, text = fetch(feed_url)
+    calendar = icalendar.Calendar.from_ical(text)
+    assert str(calendar["X-WR-CALNAME"]) == "Japan Mystique", "a one-trip feed is named after its trip"
+    refresh = calendar["REFRESH-INTERVAL"]
+    assert (str(refresh), refresh.params["VALUE"], str(calendar["X-PUBLISHED-TTL"])) == ("PT1H", "DURATION", "PT1H")
     [(uid, (sequence, summary, start, end))] = events_by_uid(text).items()
     assert (summary, start, end) == ("Japan Mystique", datetime.date(2027, 3, 28), datetime.date(2027, 4, 7))
     assert fetch_status(feed_url, {"If-None-Match": headers["ETag"]}) == 304
@@ -188,8 +207,8 @@ def check_places_file(url, tmp_path, extension, expected):
     media_type, layer, name_field, link_field = PLACE_FORMATS[extension]
     with urllib.request.urlopen(url, timeout=10) as response:
         assert response.headers["Content-Type"] == media_type
-        assert response.headers["Content-Disposition"].startswith("attachment; filename=")
-        assert response.headers["Content-Disposition"].endswith(f'.{extension}"')
+        assert re.fullmatch(rf'attachment; filename="[\w-]+\.{extension}"(; filename\*=UTF-8\'\'[\w%-]+\.{extension})?',
+                            response.headers["Content-Disposition"], flags=re.ASCII)
         path = tmp_path / f"{len(list(tmp_path.iterdir()))}.{extension}"
         path.write_bytes(response.read())
     layers = ogrinfo(path)

@@ -36,7 +36,7 @@ import Testing
                           revision: CalendarRevision(sequence: Int64(40 + index), lastModified: Date(timeIntervalSince1970: 1_800_000_000)))
         }
         whole.events = events
-        var parts = CalendarDocument.opening(productID: "-//Test//EN")
+        var parts = CalendarDocument(productID: "-//Test//EN", stamp: Date(timeIntervalSince1970: 1_900_000_000)).opening
         for event in events {
             var part = CalendarDocument(productID: "-//Test//EN", stamp: Date(timeIntervalSince1970: 1_900_000_000))
             part.events = [event]
@@ -47,5 +47,18 @@ import Testing
         let ics = text(whole)
         #expect(ics.contains("SEQUENCE:41\r\n") && ics.contains("LAST-MODIFIED:20270115T080000Z\r\n"))
         #expect(ics.contains("DTSTAMP:20270115T080000Z\r\n"), "a revised component is stamped with its last change")
+    }
+
+    /// A subscribed calendar is listed under its name and fetched again on the hint, in the
+    /// properties of RFC 7986 and the `X-` ones older apps read.
+    @Test func aCalendarCarriesItsNameAndRefreshHint() {
+        var document = CalendarDocument(productID: "-//Test//EN", stamp: Date(timeIntervalSince1970: 1_800_000_000))
+        document.name = "Porto; Lisbon, \"north\" \\ end\nline"
+        document.refreshInterval = .seconds(3600)
+        let ics = text(document)
+        #expect(ics.contains("X-WR-CALNAME:Porto; Lisbon, \"north\" \\\\ end\\nline\r\n"), "one line, one value")
+        #expect(ics.contains("\r\nNAME:Porto\\; Lisbon\\, \"north\" \\\\ end\\nline\r\n"))
+        #expect(ics.contains("REFRESH-INTERVAL;VALUE=DURATION:PT1H\r\n") && ics.contains("X-PUBLISHED-TTL:PT1H\r\n"))
+        #expect(text(CalendarDocument(productID: "-//Test//EN", stamp: .now)).contains("NAME") == false, "none unless given")
     }
 }

@@ -95,6 +95,26 @@ import Testing
         #expect(GeodataFormat.geojson.mediaType == "application/geo+json")
     }
 
+    /// A waypoint's days: GPX's `time` (its first day; GPX has no end), KML's extended data and
+    /// GeoJSON's properties `startDate` and `endDate`, each read back by OGR; none where it has none.
+    @Test func aWaypointsDatesAreWrittenInEachFormat() throws {
+        let dated = Waypoint(name: "Kyoto", latitude: 35, longitude: 135, startDate: GeodataDay(year: 2027, month: 3, day: 28),
+                             endDate: GeodataDay(year: 2027, month: 4, day: 2))
+        let undated = Waypoint(name: "Someday", latitude: 1, longitude: 2)
+        let gpx = String(decoding: try GeodataDocument.encode([dated, undated], as: .gpx), as: UTF8.self)
+        #expect(gpx.contains("<time>2027-03-28T00:00:00"), "\(gpx)")
+        #expect(gpx.components(separatedBy: "<time>").count == 2, "the undated point has none")
+
+        let json = try JSONSerialization.jsonObject(with: Data(try GeodataDocument.encode([dated, undated], as: .geojson))) as? [String: Any]
+        let properties = (json?["features"] as? [[String: Any]])?.map { $0["properties"] as? [String: Any] ?? [:] }
+        #expect(properties?.first?["startDate"] as? String == "2027-03-28")
+        #expect(properties?.first?["endDate"] as? String == "2027-04-02")
+        #expect(properties?.last?["startDate"] == nil || properties?.last?["startDate"] is NSNull)
+
+        let kml = String(decoding: try GeodataDocument.encode([dated], as: .kml), as: UTF8.self)
+        #expect(kml.contains(#"<SimpleData name="startDate">2027-03-28</SimpleData>"#) && kml.contains(#"<SimpleData name="endDate">2027-04-02</SimpleData>"#))
+    }
+
     /// A trip stored before names refused noncharacters made every all-trips download ill-formed:
     /// the drivers escape markup, not the characters XML 1.0 has no place for.
     @Test(arguments: [GeodataFormat.gpx, .kml])

@@ -44,7 +44,8 @@ class AppHarness {
         .deletingLastPathComponent().deletingLastPathComponent()
 
     init(maxPhotoBytes: Int = PhotoLimits().maxBytes, clock: ManualClock? = ManualClock(), password: String? = nil,
-         stallTimeout: Duration = PipedBody.defaultStallTimeout, server configuration: Server.Configuration = Server.Configuration(port: 0, threadCount: 2)) throws {
+         allowedHosts: [String] = [], stallTimeout: Duration = PipedBody.defaultStallTimeout,
+         server configuration: Server.Configuration = Server.Configuration(port: 0, threadCount: 2)) throws {
         directory = NSTemporaryDirectory() + "WishlistWebTests-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         self.clock = clock
@@ -53,6 +54,7 @@ class AppHarness {
         var appConfiguration = WishlistApp.Configuration(resourcesDirectory: Self.resources)
         appConfiguration.maxPhotoBytes = maxPhotoBytes
         appConfiguration.password = password
+        appConfiguration.allowedHosts = allowedHosts
         appConfiguration.stallTimeout = stallTimeout
         app = try WishlistApp(store: store, configuration: appConfiguration)
         var configuration = configuration

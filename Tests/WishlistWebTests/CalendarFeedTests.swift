@@ -254,4 +254,45 @@ import WishlistCore
         #expect(try harness.client.get(String(newURL)).status == 404)
         #expect(try browser.post("/data/feeds/phone/revoke", form: []).status == 404)
     }
+
+    /// The calendar-level properties (before the first component), unfolded.
+    static func calendarProperties(in text: String) -> [String] {
+        let head = text.replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "\r\nBEGIN:V")[0]
+        return head.components(separatedBy: "\r\n")
+    }
+
+    /// A calendar app lists a feed under a name (the app's for every trip, the trip's for one)
+    /// and fetches it again after the hint; the download of one trip says the same.
+    @Test func aFeedAndADownloadAreNamedAndSayWhenToFetchThemAgain() throws {
+        let harness = try AppHarness()
+        let id = try harness.store.addTrip(TripDraft(name: #"Porto; "Lisbon", Faro"#, collection: .summerVibes, startDate: "2027-06-01"))
+        let refresh = ["REFRESH-INTERVAL;VALUE=DURATION:PT1H", "X-PUBLISHED-TTL:PT1H"]
+        let all = Self.calendarProperties(in: try harness.client.get(try CalendarFeedSecrets.create(named: "all", tripID: nil, in: harness.store)).text)
+        #expect(all.contains("X-WR-CALNAME:Wishlist") && refresh.allSatisfy(all.contains), "\(all)")
+        let one = Self.calendarProperties(in: try harness.client.get(try CalendarFeedSecrets.create(named: "one", tripID: id, in: harness.store)).text)
+        #expect(one.contains(#"X-WR-CALNAME:Porto; "Lisbon", Faro"#) && refresh.allSatisfy(one.contains), "\(one)")
+        let download = try harness.client.get("/trips/\(id)/calendar.ics")
+        #expect(Self.calendarProperties(in: download.text) == one)
+        #expect(download.header("Content-Disposition") == #"attachment; filename="Porto-Lisbon-Faro.ics""#)
+    }
+
+    /// A new feed's address is the one the page was reached at: under a LAN name another device
+    /// can use it; under a loopback name the notice says only this computer can, and how to serve
+    /// on the network. Either way it has a Copy button (shown by data.js).
+    @Test func aNewFeedsAddressSaysWhoCanReachIt() throws {
+        let harness = try AppHarness(allowedHosts: ["wishlist.lan"])
+        func created(at host: String) throws -> String {
+            var browser = Browser(InProcessEndpoint(server: harness.server, host: host))
+            _ = try browser.get("/data")
+            return try browser.post("/data/feeds", form: [("name", "feed\(host.count)"), ("trip", "")]).text
+        }
+        let local = try created(at: "127.0.0.1:8080")
+        #expect(local.contains(#"id="new-feed-url">http://127.0.0.1:8080/calendar/wlc_"#))
+        #expect(local.contains("only this computer can use it") && local.contains("--allowed-host NAME"))
+        #expect(local.contains(#"<button class="button secondary" type="button" data-copy hidden>Copy</button>"#))
+        #expect(try created(at: "[::1]:8080").contains("only this computer can use it"))
+        let lan = try created(at: "wishlist.lan:8080")
+        #expect(lan.contains(#"id="new-feed-url">http://wishlist.lan:8080/calendar/wlc_"#) && lan.contains("webcal://wishlist.lan:8080/calendar/wlc_"))
+        #expect(!lan.contains("only this computer can use it"))
+    }
 }

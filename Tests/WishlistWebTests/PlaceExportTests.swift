@@ -1,4 +1,5 @@
 import Foundation
+import Places
 import Testing
 import TestSupport
 import WishlistCore
@@ -28,7 +29,7 @@ import WishlistCore
         let kyoto = try fixture.trip(named: "Japan Mystique")
         let summer = try fixture.store.trips(in: .summerVibes).filter { $0.destination?.coordinate != nil }
         for (path, count, file) in [("/map/trips", 12, "wishlist-trips"), ("/collections/summerVibes/trips", summer.count, "wishlist-summerVibes"),
-                                    ("/trips/\(kyoto.id)/place", 1, "trip-\(kyoto.id)")] {
+                                    ("/trips/\(kyoto.id)/place", 1, "Japan-Mystique")] {
             let reply = try fixture.client.get(path + "." + format.ext)
             #expect(reply.status == 200, "\(path)")
             #expect(reply.header("Content-Type") == format.type)
@@ -83,5 +84,27 @@ import WishlistCore
         let page = try fixture.client.get("/trips/\(kyoto.id)").text
         #expect(page.contains(#"<a class="text-button" href="/trips/\#(kyoto.id)/place.gpx" download>GPX</a>"#))
         #expect(page.contains(#"href="/trips/\#(kyoto.id)/place.geojson" download>GeoJSON</a>"#))
+    }
+
+    /// One trip's downloads are named after it, whatever it is called: its letters and digits
+    /// (UTF-8 in `filename*`, folded to ASCII in `filename`), never a quote or a path; a name
+    /// with none of them gives `trip-<id>`. Its dates are in the file.
+    @Test func aTripsDownloadsAreNamedAfterItAndCarryItsDates() throws {
+        let fixture = try AppHarness()
+        defer { fixture.stop() }
+        let place = TripDestination(name: "Kraków, Poland", coordinate: Coordinate(latitude: 50.06, longitude: 19.94))
+        let hostile = try fixture.store.addTrip(TripDraft(name: #"Kraków "old town" ../..\\etc/passwd; 🎉"#, collection: .springEscapes,
+                                                          destination: place, startDate: "2027-05-01", endDate: "2027-05-04"))
+        let emoji = try fixture.store.addTrip(TripDraft(name: "🎉🏄", collection: .springEscapes, destination: place))
+        for file in ["place.gpx", "place.kml", "place.geojson", "calendar.ics"] {
+            let ext = file.split(separator: ".")[1]
+            let header = try fixture.client.get("/trips/\(hostile)/\(file)").header("Content-Disposition")
+            #expect(header == #"attachment; filename="Krakow-old-town-etc-passwd.\#(ext)"; filename*=UTF-8''Krak%C3%B3w-old-town-etc-passwd.\#(ext)"#)
+            #expect(try fixture.client.get("/trips/\(emoji)/\(file)").header("Content-Disposition") == #"attachment; filename="trip-\#(emoji).\#(ext)""#)
+        }
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(fixture.client.get("/trips/\(hostile)/place.geojson").body)) as? [String: Any])
+        let properties = try #require((json["features"] as? [[String: Any]])?.first?["properties"] as? [String: Any])
+        #expect(properties["startDate"] as? String == "2027-05-01" && properties["endDate"] as? String == "2027-05-04")
+        #expect(try fixture.client.get("/trips/\(hostile)/place.gpx").text.contains("<time>2027-05-01T00:00:00"))
     }
 }

@@ -18,6 +18,9 @@ public struct TripPosition: Hashable, Sendable {
     public let destination: String?
     public let coordinate: Coordinate
     public let tripCount: Int
+    /// The trip's dates; none for a group.
+    public let startDate: CalendarDate?
+    public let endDate: CalendarDate?
 }
 
 extension WishlistQuery where Value == SectionPage<Trip> {
@@ -64,7 +67,8 @@ extension WishlistQuery where Value == [TripPosition] {
             let positioned = try connection.fetchScalar(Int.self, "SELECT count(*) FROM Trip WHERE latitude IS NOT NULL") ?? 0
             if positioned <= MapQueries.tripPinLimit { return try tripPositions(in: .all).fetch(connection) }
             return try TripPosition.decoding(connection.fetchAll("""
-                SELECT min(id) AS id, destination AS name, destination, latitude, longitude, count(*) AS trip_count
+                SELECT min(id) AS id, destination AS name, destination, latitude, longitude, count(*) AS trip_count,
+                       NULL AS start_date, NULL AS end_date
                 FROM Trip WHERE latitude IS NOT NULL GROUP BY latitude, longitude ORDER BY trip_count DESC, id
                 """))
         }
@@ -78,7 +82,7 @@ extension WishlistQuery where Value == [TripPosition] {
         return Self { connection in
             if case .trip(let id) = scope { try WishlistStore.requireTrip(id: id, on: connection) }
             return try TripPosition.decoding(connection.fetchAll("""
-                SELECT id, name, destination, latitude, longitude, 1 AS trip_count FROM Trip
+                SELECT id, name, destination, latitude, longitude, 1 AS trip_count, start_date, end_date FROM Trip
                 WHERE latitude IS NOT NULL AND \(condition) ORDER BY start_date IS NULL, start_date, id
                 """, arguments))
         }
@@ -90,7 +94,8 @@ extension TripPosition {
         try rows.map { row in
             TripPosition(tripID: try row.decode("id"), name: try row.decode("name"), destination: try row.decode("destination"),
                          coordinate: Coordinate(latitude: try row.decode("latitude"), longitude: try row.decode("longitude")),
-                         tripCount: try row.decode("trip_count"))
+                         tripCount: try row.decode("trip_count"), startDate: try row.decode("start_date"),
+                         endDate: try row.decode("end_date"))
         }
     }
 }
