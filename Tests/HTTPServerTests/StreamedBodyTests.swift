@@ -1,21 +1,12 @@
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 @testable import HTTPServer
 
 /// Bodies made while they are sent: a slow or stalled reader holds a producer's thread and its
 /// `StreamBound` place no longer than the stall timeout, and never cuts off a slow producer.
 @Suite struct StreamedBodyTests {
-    /// Polls `condition` for up to ten seconds.
-    private func eventually(_ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while !condition() {
-            guard Date() < deadline else { return false }
-            usleep(5_000)
-        }
-        return true
-    }
-
     @Test func aReaderThatTakesNothingIsGivenUpAndItsPlaceGivenBack() throws {
         let bound = StreamBound(total: 1, perAddress: 1)
         let body = try PipedBody(name: "endless", holding: try bound.claim(address: "192.0.2.1"), stallTimeout: .milliseconds(100)) { descriptor in
@@ -23,7 +14,7 @@ import Testing
             while true { try output.write(contentsOf: Data(count: 64 * 1024)) }
         }
         #expect(throws: HTTPError.self) { try bound.claim(address: "192.0.2.2") }
-        #expect(eventually { bound.inUse == 0 }, "the producer's thread and place are let go")
+        #expect(waitUntil(seconds: 10) { bound.inUse == 0 }, "the producer's thread and place are let go")
         #expect(throws: (any Error).self, "a failed download, never a short one") { try body.readAll() }
     }
 
